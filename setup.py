@@ -1,0 +1,13 @@
+"""Build the C solver core; everything else is configured in pyproject.toml."""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "sudoku_lens.solve._core",
+            sources=["src/sudoku_lens/solve/_core.c"],
+            extra_compile_args=["-O3", "-std=c99"],
+        )
+    ]
+)

@@ -1,0 +1,5 @@
+import sys
+
+from sudoku_lens.cli import main
+
+sys.exit(main())
