@@ -1,0 +1,196 @@
+"""Draw the answer into the photo: digits rendered upright, then warped onto the page.
+
+The digits are drawn into a square canvas that stands for the rectified grid (one sprite per
+digit, rendered once four times larger and reduced, then cached), and the canvas is warped into
+the photo with the homography from the grid's corners and alpha-blended. Only the grid's bounding
+box is warped, so a 1280x720 frame costs a few milliseconds, which live mode needs.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import cv2
+import numpy as np
+
+DEFAULT_COLOR: tuple[int, int, int] = (205, 80, 10)
+"""A strong blue (BGR): stands out on grey newsprint and from black or red printed digits."""
+
+DEFAULT_DIGIT_HEIGHT = 0.58
+"""Digit height as a fraction of the cell, like typical printed givens."""
+
+_SUPERSAMPLE = 4
+_FACE = cv2.FONT_HERSHEY_SIMPLEX
+_MIN_CELL, _MAX_CELL, _CELL_STEP = 12, 160, 4
+_OPENCV_5 = int(cv2.__version__.split(".")[0]) >= 5
+
+
+def _check(givens: np.ndarray, solution: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    g = np.asarray(givens)
+    s = np.asarray(solution)
+    if g.size != 81 or s.size != 81:
+        raise ValueError("givens and solution must each hold 81 cells (9x9)")
+    return g.reshape(9, 9), s.reshape(9, 9)
+
+
+def _edge_color(color: tuple[int, int, int]) -> tuple[int, int, int]:
+    blue, green, red = (int(round(c * 0.6)) for c in color)
+    return blue, green, red
+
+
+@functools.lru_cache(maxsize=512)
+def digit_sprite(
+    digit: int, cell: int, height: float, color: tuple[int, int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """One cell (cell x cell) with `digit` centred: BGR uint8 and alpha uint8, cached.
+
+    The digit is `height` (fraction of the cell) tall, filled with `color` and ringed by a
+    slightly darker anti-aliased edge; outside the digit the colour is the edge colour, so
+    interpolation while warping never brings in a foreign fringe.
+    """
+    big = cell * _SUPERSAMPLE
+    target = height * big
+    (_, ref_h), _ = cv2.getTextSize("8", _FACE, 1.0, 1)
+    scale = target / ref_h
+    stroke = max(1, round(0.03 * target))
+    fill = np.zeros((big, big), np.uint8)
+    text = str(digit)
+    bold = 2 if _OPENCV_5 else max(2, round(0.1 * target))
+    (w, h), _ = cv2.getTextSize(text, _FACE, scale, bold)
+    origin = ((big - w) // 2, (big + h) // 2)
+    cv2.putText(fill, text, origin, _FACE, scale, 255, bold, cv2.LINE_AA)
+    ys, xs = np.nonzero(fill > 127)
+    if len(xs):
+        shift_x = big / 2 - (xs.min() + xs.max() + 1) / 2
+        shift_y = big / 2 - (ys.min() + ys.max() + 1) / 2
+        move = np.float32([[1, 0, shift_x], [0, 1, shift_y]])
+        fill = cv2.warpAffine(fill, move, (big, big), flags=cv2.INTER_LINEAR)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * stroke + 1, 2 * stroke + 1))
+    edge = cv2.dilate(fill, kernel)
+    fill_a = cv2.resize(fill, (cell, cell), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    edge_a = cv2.resize(edge, (cell, cell), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    inner = np.divide(fill_a, edge_a, out=np.zeros_like(fill_a), where=edge_a > 0)
+    main = np.asarray(color, np.float32)
+    dark = np.asarray(_edge_color(color), np.float32)
+    bgr = dark + (main - dark) * inner[..., None]
+    sprite = np.clip(bgr + 0.5, 0, 255).astype(np.uint8)
+    alpha = np.clip(edge_a * 255 + 0.5, 0, 255).astype(np.uint8)
+    sprite.setflags(write=False)
+    alpha.setflags(write=False)
+    return sprite, alpha
+
+
+def render_overlay(
+    givens: np.ndarray,
+    solution: np.ndarray,
+    size: int,
+    *,
+    color: tuple[int, int, int] = DEFAULT_COLOR,
+    digit_height: float = DEFAULT_DIGIT_HEIGHT,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The upright rectified grid's overlay: (bgr (S,S,3) uint8, alpha (S,S) uint8), S = 9 cells.
+
+    `size` is rounded down to a multiple of 9; each empty cell of `givens` gets the digit of
+    `solution`, `digit_height` (fraction of the cell) tall.
+    """
+    g, s = _check(givens, solution)
+    cell = max(1, int(size) // 9)
+    side = 9 * cell
+    blue, green, red = (int(c) for c in color)
+    ink = (blue, green, red)
+    bgr = np.empty((side, side, 3), np.uint8)
+    bgr[:] = _edge_color(ink)
+    alpha = np.zeros((side, side), np.uint8)
+    for r in range(9):
+        for c in range(9):
+            if g[r, c] == 0 and 1 <= s[r, c] <= 9:
+                sprite, sprite_alpha = digit_sprite(int(s[r, c]), cell, float(digit_height), ink)
+                bgr[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = sprite
+                alpha[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = sprite_alpha
+    return bgr, alpha
+
+
+def composite(
+    image: np.ndarray, overlay: np.ndarray, alpha: np.ndarray, corners: np.ndarray
+) -> np.ndarray:
+    """A copy of `image` with the square `overlay` warped onto the quadrilateral `corners`
+    (TL, TR, BR, BL of the upright grid, image pixel coordinates) and alpha-blended.
+
+    Only the corners' bounding box (clipped to the image) is warped and blended.
+    """
+    return _composite_bgra(image, cv2.merge([*cv2.split(overlay), alpha]), corners)
+
+
+def _composite_bgra(image: np.ndarray, bgra: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """`composite` with the overlay and its alpha in one BGRA array (one warp instead of two)."""
+    out = image.copy()
+    quad = np.asarray(corners, np.float32).reshape(4, 2)
+    h, w = image.shape[:2]
+    x0 = int(max(0, np.floor(quad[:, 0].min())))
+    y0 = int(max(0, np.floor(quad[:, 1].min())))
+    x1 = int(min(w, np.ceil(quad[:, 0].max()) + 1))
+    y1 = int(min(h, np.ceil(quad[:, 1].max()) + 1))
+    if x1 <= x0 or y1 <= y0:
+        return out
+    e = bgra.shape[0] - 0.5
+    square = np.float32([[-0.5, -0.5], [e, -0.5], [e, e], [-0.5, e]])
+    homography = cv2.getPerspectiveTransform(square, quad - np.float32([x0, y0]))
+    warped = cv2.warpPerspective(
+        bgra, homography, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderValue=0
+    )
+    weight = warped[..., 3].astype(np.float32)
+    weight *= np.float32(1.0 / 255.0)
+    roi = out[y0:y1, x0:x1]
+    out[y0:y1, x0:x1] = cv2.blendLinear(warped[..., :3], roi, weight, 1.0 - weight)
+    return out
+
+
+def overlay_size(corners: np.ndarray) -> int:
+    """A canvas side for `corners`: about the grid's longest side, in steps of 9 * 4 pixels so
+    a grid moving slightly between frames keeps the same cached sprites."""
+    quad = np.asarray(corners, np.float32).reshape(4, 2)
+    longest = float(np.max(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+    cell = int(round(longest / 9 / _CELL_STEP)) * _CELL_STEP
+    return 9 * int(np.clip(cell, _MIN_CELL, _MAX_CELL))
+
+
+def draw_solution(
+    image_bgr: np.ndarray,
+    corners: np.ndarray,
+    givens: np.ndarray,
+    solution: np.ndarray,
+    *,
+    color: tuple[int, int, int] = DEFAULT_COLOR,
+    digit_height: float = DEFAULT_DIGIT_HEIGHT,
+) -> np.ndarray:
+    """A copy of the photo with `solution`'s digits drawn, in perspective, into the cells where
+    `givens` is 0.
+
+    `corners` (4,2) are the upright grid's TL, TR, BR, BL in image pixels (as in `Reading`);
+    `digit_height` is the digits' height as a fraction of a cell (measure it from the givens to
+    match the print).
+    """
+    quad = np.asarray(corners, np.float32)
+    if quad.size != 8:
+        raise ValueError("corners must be 4 points (x, y)")
+    if image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
+        raise ValueError("image_bgr must be a BGR image of shape (height, width, 3)")
+    g, s = _check(givens, solution)
+    key = (g.astype(np.uint8).tobytes(), s.astype(np.uint8).tobytes())
+    blue, green, red = (int(c) for c in color)
+    bgra = _cached_overlay(*key, overlay_size(quad), (blue, green, red), float(digit_height))
+    return _composite_bgra(image_bgr, bgra, quad)
+
+
+@functools.lru_cache(maxsize=8)
+def _cached_overlay(
+    givens: bytes, solution: bytes, size: int, color: tuple[int, int, int], digit_height: float
+) -> np.ndarray:
+    """The last few overlays as BGRA, so drawing the same answer on every video frame renders
+    it once."""
+    g = np.frombuffer(givens, np.uint8).reshape(9, 9)
+    s = np.frombuffer(solution, np.uint8).reshape(9, 9)
+    bgr, alpha = render_overlay(g, s, size, color=color, digit_height=digit_height)
+    bgra = cv2.merge([*cv2.split(bgr), alpha])
+    bgra.setflags(write=False)
+    return bgra

@@ -1,0 +1,143 @@
+"""Drawing the answer: only empty cells change, each gets its digit, upright, in perspective."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudoku_lens.draw import (
+    DEFAULT_COLOR,
+    DEFAULT_DIGIT_HEIGHT,
+    composite,
+    digit_sprite,
+    draw_solution,
+    render_overlay,
+)
+from sudoku_lens.synth import random_puzzle, synth_photo
+
+SIDE = 360
+CELL = SIDE // 9
+
+
+def grid_coordinates(corners: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Image points -> (column, row) in cell units of the upright grid given by `corners`."""
+    square = np.float32([[0, 0], [9, 0], [9, 9], [0, 9]])
+    homography = cv2.getPerspectiveTransform(np.float32(corners), square)
+    return cv2.perspectiveTransform(
+        points.reshape(-1, 1, 2).astype(np.float32), homography
+    ).reshape(-1, 2)
+
+
+def changed_pixels(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(np.any(before != after, axis=2))
+    return np.stack([xs, ys], axis=1)
+
+
+def assert_only_empty_cells_change(before, after, corners, givens, margin=0.08) -> None:
+    points = changed_pixels(before, after)
+    assert len(points) > 0
+    cols, rows = grid_coordinates(corners, points).T
+    assert cols.min() > -margin and rows.min() > -margin
+    assert cols.max() < 9 + margin and rows.max() < 9 + margin
+    c = np.clip(np.floor(cols).astype(int), 0, 8)
+    r = np.clip(np.floor(rows).astype(int), 0, 8)
+    assert np.all(givens[r, c] == 0), "a given cell was drawn over"
+    inside = (np.abs(cols - np.round(cols)) > margin) & (np.abs(rows - np.round(rows)) > margin)
+    assert inside.all(), "drawing touches the grid lines"
+
+
+def read_drawn_digits(before: np.ndarray, after: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """Which digit the drawing put into each cell (0: none), by matching the drawn ink in the
+    rectified upright grid against the digit sprites."""
+    ink = np.abs(after.astype(np.int16) - before.astype(np.int16)).sum(axis=2).astype(np.float32)
+    square = np.float32([[0, 0], [SIDE, 0], [SIDE, SIDE], [0, SIDE]]) - 0.5
+    homography = cv2.getPerspectiveTransform(np.float32(corners), square)
+    upright = cv2.warpPerspective(ink, homography, (SIDE, SIDE), flags=cv2.INTER_AREA)
+    templates = [
+        digit_sprite(d, CELL, DEFAULT_DIGIT_HEIGHT, DEFAULT_COLOR)[1].astype(np.float32)
+        for d in range(1, 10)
+    ]
+    found = np.zeros((9, 9), np.uint8)
+    for r in range(9):
+        for c in range(9):
+            cell = upright[r * CELL : (r + 1) * CELL, c * CELL : (c + 1) * CELL]
+            if cell.max() < 40:
+                continue
+            scores = [cv2.matchTemplate(cell, t, cv2.TM_CCOEFF_NORMED)[0, 0] for t in templates]
+            found[r, c] = 1 + int(np.argmax(scores))
+    return found
+
+
+@pytest.mark.parametrize(("seed", "rotation"), [(1, 0), (2, 90), (3, 180), (4, 270)])
+def test_draws_the_solution_upright_in_the_empty_cells(seed: int, rotation: int) -> None:
+    photo = synth_photo(seed, "medium", rotation=rotation, size=(1024, 768))
+    before = photo.image.copy()
+    after = draw_solution(photo.image, photo.corners, photo.puzzle, photo.solution)
+    assert np.array_equal(photo.image, before), "the input must not change"
+    assert after.shape == before.shape and after.dtype == np.uint8
+    assert_only_empty_cells_change(before, after, photo.corners, photo.puzzle)
+    expected = np.where(photo.puzzle == 0, photo.solution, 0)
+    assert np.array_equal(read_drawn_digits(before, after, photo.corners), expected)
+    drawn = after[np.any(before != after, axis=2)].astype(int)
+    strong = drawn[np.abs(drawn - before[np.any(before != after, axis=2)]).sum(axis=1) > 60]
+    assert strong[:, 0].mean() > strong[:, 2].mean() + 40, "digits must be drawn in blue"
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.floats(-0.25, 0.25), min_size=8, max_size=8),
+    st.integers(0, 2**32 - 1),
+    st.floats(0.4, 0.75),
+)
+def test_only_pixels_inside_the_grid_and_empty_cells_change(
+    jitter: list[float], seed: int, digit_height: float
+) -> None:
+    w, h = 320, 240
+    base = np.float32([[80, 40], [240, 40], [240, 200], [80, 200]])
+    corners = base + np.float32(jitter).reshape(4, 2) * 120
+    rng = np.random.default_rng(seed)
+    puzzle, solution = random_puzzle(rng, 30)
+    image = np.full((h, w, 3), 200, np.uint8)
+    after = draw_solution(image, corners, puzzle, solution, digit_height=digit_height)
+    if np.any(image != after):
+        assert_only_empty_cells_change(image, after, corners, puzzle, margin=0.04)
+
+
+def test_nothing_is_drawn_where_nothing_is_missing() -> None:
+    _, solution = random_puzzle(np.random.default_rng(1))
+    image = np.full((200, 200, 3), 180, np.uint8)
+    corners = np.float32([[20, 20], [180, 20], [180, 180], [20, 180]])
+    assert np.array_equal(draw_solution(image, corners, solution, solution), image)
+
+
+def test_overlay_has_digits_in_empty_cells_only() -> None:
+    puzzle, solution = random_puzzle(np.random.default_rng(2))
+    bgr, alpha = render_overlay(puzzle, solution, 9 * 30 + 5)
+    assert bgr.shape == (270, 270, 3) and alpha.shape == (270, 270)
+    coverage = alpha.reshape(9, 30, 9, 30).max(axis=(1, 3))
+    assert np.array_equal(coverage > 128, puzzle == 0)
+
+
+def test_composite_handles_a_grid_partly_outside_the_frame() -> None:
+    puzzle, solution = random_puzzle(np.random.default_rng(3))
+    bgr, alpha = render_overlay(puzzle, solution, 270)
+    image = np.full((100, 150, 3), 255, np.uint8)
+    corners = np.float32([[-60, -40], [120, -30], [130, 140], [-50, 150]])
+    out = composite(image, bgr, alpha, corners)
+    assert out.shape == image.shape and np.any(out != image)
+    far = np.float32([[500, 500], [600, 500], [600, 600], [500, 600]])
+    assert np.array_equal(composite(image, bgr, alpha, far), image)
+
+
+def test_bad_arguments_are_refused() -> None:
+    puzzle, solution = random_puzzle(np.random.default_rng(4))
+    image = np.zeros((50, 50, 3), np.uint8)
+    with pytest.raises(ValueError, match="corners"):
+        draw_solution(image, np.zeros((3, 2)), puzzle, solution)
+    with pytest.raises(ValueError, match="81"):
+        draw_solution(image, np.zeros((4, 2)), puzzle[:8], solution)
+    with pytest.raises(ValueError, match="BGR"):
+        draw_solution(image[..., 0], np.zeros((4, 2)), puzzle, solution)
