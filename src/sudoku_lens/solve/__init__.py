@@ -1,0 +1,163 @@
+"""Exact Sudoku solving: a bitboard search in C (`_core.c`) behind a small Python API.
+
+`solve` proves uniqueness by searching for a second solution. A puzzle that already breaks the
+rules (a digit twice in a unit) has no solution: `solve` reports it as such rather than raising;
+`sudoku_lens.puzzle.check_rules` names the conflict. Text that is not a puzzle at all (a bad
+character, a wrong length) raises PuzzleFormatError.
+
+`solve_line` and `solve_lines` work on 81-character lines and never import NumPy, for the
+command line; `solve` and `count_solutions` accept text, a 9x9 or 81 array, or a list.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from sudoku_lens.puzzle.text import format_line
+from sudoku_lens.solve import _core
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = [
+    "BatchResult",
+    "LineSolution",
+    "Solution",
+    "Status",
+    "count_solutions",
+    "solve",
+    "solve_line",
+    "solve_lines",
+]
+
+_CHUNK = 4096
+
+
+class Status(StrEnum):
+    """How a search ended."""
+
+    SOLVED = "solved"
+    NO_SOLUTION = "no solution"
+    MULTIPLE = "multiple solutions"
+
+
+_STATUS_OF_COUNT = {0: Status.NO_SOLUTION, 1: Status.SOLVED, 2: Status.MULTIPLE}
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The outcome of `solve`: `grid` is the (9, 9) uint8 solution when it is unique, else None."""
+
+    status: Status
+    grid: np.ndarray | None
+    guesses: int
+    seconds: float
+
+
+class LineSolution(NamedTuple):
+    """The outcome of `solve_line`: `solution` is the unique solution's line, else None."""
+
+    status: Status
+    solution: str | None
+    guesses: int
+    seconds: float
+
+
+def solve_line(line: str) -> LineSolution:
+    """Solve a canonical 81-character line (see `sudoku_lens.puzzle.text.parse_line`)."""
+    start = time.perf_counter()
+    count, solution, guesses = _core.solve(line, 2)
+    seconds = time.perf_counter() - start
+    status = _STATUS_OF_COUNT[count]
+    text = solution.decode("ascii") if status is Status.SOLVED else None
+    return LineSolution(status, text, guesses, seconds)
+
+
+def solve(puzzle: Any) -> Solution:
+    """Solve a puzzle given as text, a 9x9 or 81 array, or a (nested) list of 0-9 (0 = empty).
+
+    The search stops at the second solution: status MULTIPLE then, with no grid.
+    """
+    result = solve_line(format_line(puzzle))
+    grid = None
+    if result.solution is not None:
+        from sudoku_lens.puzzle import grid_from_line
+
+        grid = grid_from_line(result.solution)
+    return Solution(result.status, grid, result.guesses, result.seconds)
+
+
+def count_solutions(puzzle: Any, limit: int = 2) -> int:
+    """The number of solutions of a puzzle, counting no further than `limit` (at least 1)."""
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    return _core.solve(format_line(puzzle), limit)[0]
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """The outcome of `solve_lines`, one item per puzzle in input order.
+
+    `solutions[i]` is the unique solution's line or None; `seconds[i]` is the search time.
+    """
+
+    statuses: list[Status]
+    solutions: list[str | None]
+    guesses: list[int]
+    seconds: list[float]
+
+
+def _solve_chunk(packed: bytes) -> tuple[bytes, bytes, bytes, bytes]:
+    """Solve packed lines in a worker process (a top-level function, so it pickles)."""
+    return _core.solve_many(packed, 2)
+
+
+def solve_lines(
+    lines: Sequence[str],
+    *,
+    jobs: int = 1,
+    progress: Callable[[int], object] | None = None,
+) -> BatchResult:
+    """Solve many canonical lines, proving each solution unique, in chunks.
+
+    `jobs` > 1 spreads the chunks over that many processes (results stay in input order).
+    `progress`, if given, is called with the number of puzzles each finished chunk held.
+    """
+    chunks = ["".join(lines[i : i + _CHUNK]).encode("ascii") for i in range(0, len(lines), _CHUNK)]
+    if jobs > 1 and len(chunks) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            parts = list(_report(pool.map(_solve_chunk, chunks), progress))
+    else:
+        parts = list(_report(map(_solve_chunk, chunks), progress))
+    statuses: list[Status] = []
+    solutions: list[str | None] = []
+    guesses: list[int] = []
+    seconds: list[float] = []
+    for packed, counts, chunk_guesses, chunk_seconds in parts:
+        statuses.extend(map(_STATUS_OF_COUNT.__getitem__, counts))
+        text = packed.decode("ascii")
+        chunk = [text[i : i + 81] for i in range(0, len(text), 81)]
+        if counts.count(1) != len(counts):
+            chunk = [
+                line if count == 1 else None for line, count in zip(chunk, counts, strict=True)
+            ]
+        solutions.extend(chunk)
+        guesses.extend(memoryview(chunk_guesses).cast("I").tolist())
+        seconds.extend(memoryview(chunk_seconds).cast("d").tolist())
+    return BatchResult(statuses, solutions, guesses, seconds)
+
+
+def _report(
+    parts: Iterable[tuple[bytes, bytes, bytes, bytes]], progress: Callable[[int], object] | None
+) -> Iterator[tuple[bytes, bytes, bytes, bytes]]:
+    """Pass chunk results through, telling `progress` how many puzzles each held."""
+    for part in parts:
+        if progress is not None:
+            progress(len(part[1]))
+        yield part

@@ -1,0 +1,228 @@
+"""`sudoku-lens solve PUZZLE`: solve puzzle text given as a line, a puzzle file, or `-` for stdin.
+
+One puzzle prints its solution as a boxed grid and a line; a file of several puzzles (or any
+input with `-o`) is a batch with one output line per puzzle, in input order. Exit code 0 only
+when every puzzle has exactly one solution, 1 otherwise, 2 for input that is not a puzzle.
+Top-level imports stay light: every subcommand module is imported at start-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sudoku_lens.errors import PuzzleFormatError, SudokuLensError
+
+if TYPE_CHECKING:
+    from sudoku_lens.puzzle.text import PuzzleEntry
+    from sudoku_lens.solve import BatchResult
+
+_PUZZLE_CHARACTERS = frozenset("0123456789.|+- \t\r\n")
+
+
+def _jobs(value: str) -> int:
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of processes of 1 or more, got {value}"
+        )
+    return jobs
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register `solve` on the top-level parser."""
+    parser = subparsers.add_parser(
+        "solve",
+        help="solve a puzzle: an 81-character line, a puzzle file, or - for stdin",
+        description="Solve Sudoku puzzles and prove each solution unique. PUZZLE is an "
+        "81-character line (0 or . for empty cells), a file with one puzzle per line or 9-row "
+        "grids (blank lines and # comments skipped), or - to read standard input. Exit code 0 "
+        "only when every puzzle has exactly one solution.",
+    )
+    parser.add_argument("puzzle", metavar="PUZZLE", help="puzzle line, puzzle file, or -")
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write one line per puzzle to FILE, in input order: the 81-digit solution, or "
+        "'error: ...' for a puzzle with no solution, several, or unreadable text",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print JSON: one object per puzzle (puzzle, status, solution, guesses, seconds)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="solve a batch in N processes (default 1)",
+    )
+    parser.set_defaults(run=run)
+
+
+def read_text(source: str) -> str:
+    """The puzzle text named by `source`: `-` (stdin), a text file, or the puzzle itself."""
+    if source == "-":
+        try:
+            return sys.stdin.read()
+        except UnicodeDecodeError:
+            raise PuzzleFormatError("standard input is not puzzle text") from None
+    if not source.strip():
+        raise PuzzleFormatError("no puzzle given: give an 81-character line, a file, or -")
+    path = Path(source)
+    try:
+        is_file, exists = path.is_file(), path.exists()
+    except OSError:
+        is_file = exists = False
+    if is_file:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise SudokuLensError(f"cannot read {source}: {exc.strerror}") from None
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = "\0"
+        if "\0" in text:
+            raise PuzzleFormatError(f"{source} is not a text file of puzzles")
+        return text
+    if exists:
+        raise PuzzleFormatError(f"{source} is not a file of puzzles")
+    if len(source.strip()) >= 81 or set(source) <= _PUZZLE_CHARACTERS:
+        return source
+    raise PuzzleFormatError(f"no such file: {source} (and it is not an 81-character puzzle)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Solve the text puzzle(s) named by `args.puzzle`."""
+    from sudoku_lens.puzzle.text import read_puzzles
+
+    start = time.perf_counter()
+    entries = read_puzzles(read_text(args.puzzle))
+    if not entries:
+        raise PuzzleFormatError(f"no puzzle found in {args.puzzle}")
+    if len(entries) == 1 and args.output is None:
+        return _solve_one(entries[0], as_json=args.json)
+    return _solve_batch(entries, args, start)
+
+
+def _solve_one(entry: PuzzleEntry, *, as_json: bool) -> int:
+    """Print one puzzle's solution, or say plainly why there is none."""
+    import json
+
+    from sudoku_lens.puzzle.text import find_conflict, format_grid
+    from sudoku_lens.solve import Status, solve_line
+
+    if entry.line is None:
+        raise PuzzleFormatError(entry.error)
+    conflict = find_conflict(entry.line)
+    if conflict:
+        raise PuzzleFormatError(f"not a legal puzzle: {conflict}")
+    result = solve_line(entry.line)
+    if as_json:
+        record = _record(entry.line, result.status, result.solution, result.guesses, result.seconds)
+        print(json.dumps(record))
+    elif result.status is Status.SOLVED:
+        print(format_grid(result.solution))
+        print(result.solution)
+    else:
+        print(format_grid(entry.line))
+        if result.status is Status.NO_SOLUTION:
+            print("no solution: no grid fits these givens")
+        else:
+            print("several solutions: these givens do not fix a single answer")
+    return 0 if result.status is Status.SOLVED else 1
+
+
+def _record(
+    puzzle: str, status: str, solution: str | None, guesses: int, seconds: float
+) -> dict[str, Any]:
+    """The JSON object printed for one puzzle."""
+    return {
+        "puzzle": puzzle,
+        "status": str(status),
+        "solution": solution,
+        "guesses": guesses,
+        "seconds": round(seconds, 7),
+    }
+
+
+def _solve_batch(entries: list[PuzzleEntry], args: argparse.Namespace, start: float) -> int:
+    """Solve every entry; write one line (or JSON object) per entry; summarise on stderr."""
+    from sudoku_lens.solve import solve_lines
+
+    lines = [entry.line for entry in entries if entry.line is not None]
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+
+        with tqdm(total=len(lines), unit="puzzle", file=sys.stderr) as bar:
+            result = solve_lines(lines, jobs=args.jobs, progress=bar.update)
+    else:
+        result = solve_lines(lines, jobs=args.jobs)
+    rows, tally = _batch_rows(entries, result, as_json=args.json)
+    text = "\n".join(rows) + "\n"
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            Path(args.output).write_text(text)
+        except OSError as exc:
+            raise SudokuLensError(f"cannot write {args.output}: {exc.strerror}") from None
+    seconds = time.perf_counter() - start
+    total = len(entries)
+    print(
+        f"{total} puzzles: {tally['solved']} solved, {tally['no solution']} no solution, "
+        f"{tally['multiple solutions']} several solutions, {tally['error']} unreadable or "
+        f"illegal; {seconds:.2f} s, {total / seconds:,.0f} puzzles/s",
+        file=sys.stderr,
+    )
+    return 0 if tally["solved"] == total else 1
+
+
+def _batch_rows(
+    entries: list[PuzzleEntry], result: BatchResult, *, as_json: bool
+) -> tuple[list[str], dict[str, int]]:
+    """Output rows for a batch in input order, and how many puzzles ended each way."""
+    import json
+
+    from sudoku_lens.puzzle.text import find_conflict
+    from sudoku_lens.solve import Status
+
+    tally = {"solved": 0, "no solution": 0, "multiple solutions": 0, "error": 0}
+    solved = result.statuses.count(Status.SOLVED)
+    if not as_json and solved == len(entries):  # the common case, without a loop in Python
+        tally["solved"] = solved
+        return list(result.solutions), tally
+    rows: list[str] = []
+    solved_index = iter(range(len(result.statuses)))
+    for entry in entries:
+        error = entry.error
+        solution, guesses, seconds = None, 0, 0.0
+        if entry.line is not None:
+            i = next(solved_index)
+            status = result.statuses[i].value
+            solution, guesses, seconds = result.solutions[i], result.guesses[i], result.seconds[i]
+            if status == "no solution":
+                conflict = find_conflict(entry.line)
+                error = f"not a legal puzzle: {conflict}" if conflict else None
+        if error is not None:
+            status = "error"
+        tally[status] += 1
+        if as_json:
+            record = _record(entry.line or entry.text, status, solution, guesses, seconds)
+            if error is not None:
+                record["error"] = error
+            rows.append(json.dumps(record))
+        elif solution is not None:
+            rows.append(solution)
+        else:
+            rows.append(f"error: {error if error is not None else status}")
+    return rows, tally

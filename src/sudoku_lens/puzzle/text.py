@@ -1,0 +1,240 @@
+"""Puzzle text without NumPy: parse, check the rules, and print puzzles as 81-character lines.
+
+The canonical form of a puzzle here is its *line*: 81 ASCII characters, row by row, `1`-`9` for
+a given and `0` for an empty cell. The command line works on lines only, so that a cold
+`sudoku-lens solve` does not pay for importing NumPy.
+"""
+
+from __future__ import annotations
+
+import operator
+from itertools import repeat
+from typing import Any, NamedTuple
+
+from sudoku_lens.errors import PuzzleFormatError
+
+DIGITS = "123456789"
+_EMPTY = "0."
+_DECORATION = frozenset(" \t\r\n|+-")
+_ROWS = [[9 * r + c for c in range(9)] for r in range(9)]
+_COLUMNS = [[9 * r + c for r in range(9)] for c in range(9)]
+_BOXES = [
+    [9 * (3 * (b // 3) + r) + 3 * (b % 3) + c for r in range(3) for c in range(3)] for b in range(9)
+]
+_UNITS = (("row", _ROWS), ("column", _COLUMNS), ("box", _BOXES))
+_GRID_ROW_MAX_CELLS = 12
+
+
+def cell_name(index: int) -> str:
+    """Name cell `index` (0-80, row-major) the way players do: `r3c7`, 1-based."""
+    return f"r{index // 9 + 1}c{index % 9 + 1}"
+
+
+def parse_line(text: str) -> str:
+    """Read one puzzle, as an 81-character line or a grid of 9 rows, into its canonical line.
+
+    `0` or `.` marks an empty cell; spaces, line breaks, `|`, `-` and `+` are layout and are
+    skipped. Raises PuzzleFormatError naming a bad character and its cell, or the wrong count
+    of cells. The Sudoku rules are not checked here: see `find_conflict`.
+    """
+    if len(text) == 81 and text.isascii() and text.isdigit():
+        return text
+    cells: list[str] = []
+    for position, char in enumerate(text, 1):
+        if char in DIGITS:
+            cells.append(char)
+        elif char in _EMPTY:
+            cells.append("0")
+        elif char not in _DECORATION:
+            where = f"at {cell_name(len(cells))}" if len(cells) < 81 else "after the 81st cell"
+            raise PuzzleFormatError(
+                f"bad character {char!r} {where} (character {position}): "
+                "a cell is 1-9, or 0 or . when empty"
+            )
+    if len(cells) != 81:
+        raise PuzzleFormatError(f"a puzzle has 81 cells, this one has {len(cells)}")
+    return "".join(cells)
+
+
+def _cell_value(value: Any, index: int) -> int:
+    """One cell of an array or list puzzle as an int 0-9 (0 = empty)."""
+    if isinstance(value, bool):
+        number = -1
+    elif isinstance(value, float):
+        number = int(value) if value.is_integer() else -1
+    else:
+        try:
+            number = operator.index(value)
+        except TypeError:
+            number = -1
+    if not 0 <= number <= 9:
+        raise PuzzleFormatError(
+            f"cell {cell_name(index)} holds {value!r}: a cell is 1-9, or 0 when empty"
+        )
+    return number
+
+
+def format_line(puzzle: Any) -> str:
+    """The 81-character line of a puzzle given as text, a 9x9 or 81 array, or a (nested) list.
+
+    Text goes through `parse_line`; arrays and lists must hold 81 integers 0-9, 0 for empty.
+    Raises PuzzleFormatError otherwise.
+    """
+    if isinstance(puzzle, str):
+        return parse_line(puzzle)
+    shape = getattr(puzzle, "shape", None)
+    if shape is not None:
+        if tuple(shape) not in ((9, 9), (81,)):
+            raise PuzzleFormatError(f"a puzzle array is 9x9 or 81 cells, got shape {shape}")
+        values = puzzle.reshape(-1).tolist()
+    elif isinstance(puzzle, list | tuple):
+        if len(puzzle) == 9 and all(isinstance(row, list | tuple) for row in puzzle):
+            if any(len(row) != 9 for row in puzzle):
+                raise PuzzleFormatError("a nested puzzle list has 9 rows of 9 cells")
+            values = [value for row in puzzle for value in row]
+        elif len(puzzle) == 81:
+            values = list(puzzle)
+        else:
+            raise PuzzleFormatError(
+                f"a puzzle list has 81 cells or 9 rows of 9, this one has {len(puzzle)} items"
+            )
+    else:
+        raise PuzzleFormatError(
+            f"cannot read a puzzle from {type(puzzle).__name__}: "
+            "give text, a 9x9 or 81 array, or a list"
+        )
+    return "".join("0123456789"[_cell_value(value, index)] for index, value in enumerate(values))
+
+
+def find_conflict(line: str) -> str | None:
+    """Describe the first digit that appears twice in a row, column or box, or None.
+
+    For example `5 appears twice in row 3: r3c1 and r3c7`.
+    """
+    for kind, units in _UNITS:
+        for number, cells in enumerate(units, 1):
+            seen: dict[str, int] = {}
+            for index in cells:
+                digit = line[index]
+                if digit == "0":
+                    continue
+                if digit in seen:
+                    return (
+                        f"{digit} appears twice in {kind} {number}: "
+                        f"{cell_name(seen[digit])} and {cell_name(index)}"
+                    )
+                seen[digit] = index
+    return None
+
+
+def check_rules(puzzle: Any) -> None:
+    """Raise PuzzleFormatError if a digit appears twice in a row, column or box.
+
+    The message names the unit and both cells. Accepts what `format_line` accepts.
+    """
+    conflict = find_conflict(format_line(puzzle))
+    if conflict:
+        raise PuzzleFormatError(conflict)
+
+
+def format_grid(puzzle: Any) -> str:
+    """The puzzle as a boxed 9x9 grid of text (13 lines, `.` for empty cells)."""
+    line = format_line(puzzle)
+    rule = "+-------+-------+-------+"
+    rows = [rule]
+    for r in range(9):
+        cells = [line[9 * r + c] if line[9 * r + c] != "0" else "." for c in range(9)]
+        rows.append("| " + " | ".join(" ".join(cells[3 * s : 3 * s + 3]) for s in range(3)) + " |")
+        if r % 3 == 2:
+            rows.append(rule)
+    return "\n".join(rows)
+
+
+class PuzzleEntry(NamedTuple):
+    """One puzzle of a puzzle file: its text, and its line or why it could not be read."""
+
+    number: int  # 1-based line of the file where the puzzle starts
+    text: str  # the puzzle as written in the file
+    line: str | None  # canonical 81-character line, None when the text is not a puzzle
+    error: str | None  # one-line reason when `line` is None
+
+
+def _grid_entry(rows: list[tuple[int, str]]) -> PuzzleEntry:
+    """Turn the collected rows of a grid into one entry."""
+    number, text = rows[0][0], "\n".join(row for _, row in rows)
+    try:
+        line = parse_line(text)
+    except PuzzleFormatError as exc:
+        cell_rows = sum(1 for _, row in rows if any(char not in _DECORATION for char in row))
+        if 1 < cell_rows != 9:
+            return PuzzleEntry(number, text, None, f"a grid has 9 rows, this one has {cell_rows}")
+        return PuzzleEntry(number, text, None, str(exc))
+    return PuzzleEntry(number, text, line, None)
+
+
+def read_puzzles(text: str) -> list[PuzzleEntry]:
+    """Split puzzle-file text into entries, keeping going past puzzles that cannot be read.
+
+    A file holds one puzzle per line (81 characters), or grids of 9 short rows (with optional
+    `|`, `-`, `+` and spaces; a blank line ends a grid), or a mix. Blank lines and lines starting
+    with `#` are skipped. A bad puzzle becomes an entry with its error; the Sudoku rules are not
+    checked here (solving reports a puzzle that breaks them).
+    """
+    rows = [row.strip() for row in text.splitlines()]
+    if "#" in text or not set(map(len, rows)) <= {0, 81}:
+        return _validate_fast_lines(_read_mixed(rows))
+    numbers = [number for number, row in enumerate(rows, 1) if row]
+    texts = [row for row in rows if row]
+    lines = [row.replace(".", "0") for row in texts] if "." in text else texts
+    return _validate_fast_lines(
+        list(map(PuzzleEntry._make, zip(numbers, texts, lines, repeat(None))))
+    )
+
+
+def _read_mixed(rows: list[str]) -> list[PuzzleEntry]:
+    """Entries of stripped rows that hold comments, grids or lines of other lengths."""
+    entries: list[PuzzleEntry] = []
+    grid: list[tuple[int, str]] = []
+    grid_rows = 0
+    for number, stripped in enumerate(rows, 1):
+        if len(stripped) == 81 and not grid and stripped[0] != "#":
+            entries.append(PuzzleEntry(number, stripped, stripped.replace(".", "0"), None))
+            continue
+        blank = not stripped or stripped[0] == "#"
+        cells = 0 if blank else sum(1 for char in stripped if char not in _DECORATION)
+        if not blank and cells <= _GRID_ROW_MAX_CELLS:
+            if cells or grid:
+                grid.append((number, stripped))
+                grid_rows += cells > 0
+            if grid_rows < 9:
+                continue
+        if grid:
+            entries.append(_grid_entry(grid))
+            grid, grid_rows = [], 0
+        if blank or cells <= _GRID_ROW_MAX_CELLS:
+            continue
+        try:
+            entries.append(PuzzleEntry(number, stripped, parse_line(stripped), None))
+        except PuzzleFormatError as exc:
+            entries.append(PuzzleEntry(number, stripped, None, str(exc)))
+    if grid:
+        entries.append(_grid_entry(grid))
+    return entries
+
+
+def _validate_fast_lines(entries: list[PuzzleEntry]) -> list[PuzzleEntry]:
+    """Check the characters of the 81-character lines taken unparsed, all at once if possible."""
+    joined = "".join(entry.line for entry in entries if entry.line is not None)
+    if joined.isascii() and not joined.encode("ascii").translate(None, b"0123456789"):
+        return entries
+    return [_reparse(entry) for entry in entries]
+
+
+def _reparse(entry: PuzzleEntry) -> PuzzleEntry:
+    """Parse an entry's line properly, turning a bad character into the entry's error."""
+    if entry.line is None:
+        return entry
+    try:
+        return entry._replace(line=parse_line(entry.text))
+    except PuzzleFormatError as exc:
+        return entry._replace(line=None, error=str(exc))
