@@ -1,0 +1,93 @@
+"""`sudoku-lens serve`: the web page and JSON API under uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+from typing import Any
+
+from sudoku_lens.errors import SudokuLensError
+
+_WEB_PACKAGES = ("fastapi", "uvicorn", "starlette", "multipart", "python_multipart", "anyio")
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register the `serve` subcommand."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve the web page and JSON API",
+        description=(
+            "Serve a web page (upload or snap a photo, fix misread digits, camera mode) and a "
+            "JSON API (/api/read, /api/solve, /api/solve-grid, /api/live-frame; docs at /docs)."
+        ),
+    )
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
+    )
+    parser.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
+    parser.add_argument(
+        "--workers-pool",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="requests whose image work runs at once; the rest wait their turn "
+        "(default: one per core)",
+    )
+    parser.add_argument(
+        "--max-upload-mb",
+        type=_positive_float,
+        default=15.0,
+        metavar="MB",
+        help="largest photo accepted, in MB (default: %(default)g)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start uvicorn with the app; returns when the server is stopped."""
+    try:
+        import uvicorn
+
+        from sudoku_lens.web import create_app
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.split(".")[0] in _WEB_PACKAGES:
+            raise SudokuLensError(
+                f"the web server needs {exc.name}: pip install 'sudoku-lens[web]'"
+            ) from None
+        raise
+    app = create_app(max_upload_mb=args.max_upload_mb, pool_size=args.workers_pool)
+    sock = _listen(args.host, args.port)
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"sudoku-lens: serving on http://{shown}:{port}/ (Ctrl+C to stop)", flush=True)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server.run(sockets=[sock])
+    return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """Bind the listening socket here, so a busy port is one clear error line, not a log dump."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise SudokuLensError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return value

@@ -1,0 +1,397 @@
+"""The FastAPI application: one page, a JSON API, and camera frames for live mode.
+
+Every route that touches pixels or the solver hands its work to a bounded pool of worker threads
+(OpenCV and ONNX Runtime release the GIL), so the event loop only moves bytes: many clients at once
+are queued and served in turn, none is dropped. Bad input never surfaces as a 500: a
+`SudokuLensError` is a 422 naming the problem, uploads over the size limit a 413, and content
+that is not an image a 415; only genuine bugs reach the logged catch-all.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import os
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from functools import partial
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import anyio
+import anyio.to_thread
+import cv2
+import numpy as np
+from fastapi import FastAPI, File, Form, Query, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
+
+from sudoku_lens import __version__
+from sudoku_lens.errors import ImageError, SudokuLensError
+from sudoku_lens.live import LiveSolver
+from sudoku_lens.pipeline import solve_photo
+from sudoku_lens.puzzle import format_line, parse_puzzle
+from sudoku_lens.read.image_io import load_image
+from sudoku_lens.read.reader import read_photo
+from sudoku_lens.solve import solve
+from sudoku_lens.web.limits import (
+    BodySizeLimit,
+    image_kind_hint,
+    looks_like_image,
+    too_large_message,
+)
+from sudoku_lens.web.live import live_frame_json, new_live_solver
+from sudoku_lens.web.sessions import SessionCache
+
+log = logging.getLogger("sudoku_lens.web")
+
+STATIC_DIR = Path(__file__).with_name("static")
+MAX_IMAGE_SIDE = 1600
+"""The annotated photo sent back is scaled down to this many pixels on its long side."""
+JPEG_QUALITY = 85
+SESSION_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
+
+_PAGE_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob: mediastream:; "
+        "connect-src 'self'; style-src 'self'; script-src 'self'; object-src 'none'; "
+        "base-uri 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+T = TypeVar("T")
+
+PhotoFile = Annotated[UploadFile, File(description="a photo of a Sudoku")]
+GridOverride = Annotated[
+    str | None,
+    Form(
+        description="81 characters to solve instead of the digits read (a corrected grid); "
+        "the answer is still drawn onto this photo"
+    ),
+]
+
+
+class ErrorBody(BaseModel):
+    """Every error answer: one line that says what went wrong."""
+
+    error: str = Field(examples=["no Sudoku grid found in the image"])
+
+
+class Health(BaseModel):
+    status: str = Field(examples=["ok"])
+    version: str
+    max_upload_mb: float = Field(description="the largest upload accepted, in MB")
+
+
+class ReadResult(BaseModel):
+    """The digits read from a photo, as `sudoku-lens read --json` prints them."""
+
+    grid: str = Field(description="81 characters, row by row, 0 for an empty cell")
+    corners: list[list[float]] = Field(
+        description="grid corners in image pixels, TL, TR, BR, BL of the upright puzzle"
+    )
+    rotation: int = Field(description="degrees turned clockwise to make the puzzle upright")
+    confidence: list[float] = Field(description="81 per-cell confidences, row by row")
+    seconds: float
+
+
+class SolveResult(BaseModel):
+    """A photo solved, as `sudoku-lens solve PHOTO --json` prints it, plus the drawn picture."""
+
+    grid: str = Field(description="the 81-character puzzle that was solved (after any repair)")
+    read: str = Field(description="the 81 characters read from the photo, before any repair")
+    solution: str | None = Field(description="81 characters, or null without a unique solution")
+    status: str = Field(examples=["solved", "no solution", "multiple solutions"])
+    corrected_cells: list[list[int]] = Field(description="[row, col] (0-based) changed by repair")
+    corners: list[list[float]]
+    rotation: int = Field(description="degrees turned clockwise to make the puzzle upright")
+    confidence: float = Field(description="the lowest per-cell confidence of the reading")
+    seconds: float
+    image: str = Field(description="the photo with the answer drawn in, as a JPEG data URL")
+
+
+class GridRequest(BaseModel):
+    puzzle: str = Field(
+        description="81 characters, 0 or . for an empty cell (or a 9-line grid)",
+        examples=[
+            "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+        ],
+    )
+
+
+class GridResult(BaseModel):
+    """A puzzle solved, as `sudoku-lens solve PUZZLE --json` prints it."""
+
+    puzzle: str
+    status: str
+    solution: str | None
+    guesses: int
+    seconds: float
+
+
+class LiveFrameResult(BaseModel):
+    """What the live solver made of one camera frame; the page draws the overlay itself."""
+
+    state: str = Field(description="searching, reading, solved or unsolvable")
+    message: str = Field(description="a line to show the user about the state")
+    corners: list[list[float]] | None = Field(
+        description="grid corners in frame pixels, TL, TR, BR, BL of the upright puzzle"
+    )
+    puzzle: str | None = Field(description="81 characters read, 0 for empty")
+    solution: str | None = Field(description="81 characters, or null")
+    width: int
+    height: int
+    seconds: float
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    413: {"model": ErrorBody, "description": "upload over the size limit"},
+    415: {"model": ErrorBody, "description": "the upload is not an image"},
+    422: {"model": ErrorBody, "description": "corrupt image, no grid found, or an illegal puzzle"},
+}
+
+
+def default_pool_size() -> int:
+    """Worker threads for CPU-heavy work: one per available core."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def create_app(
+    *,
+    max_upload_mb: float = 15.0,
+    pool_size: int | None = None,
+    live_sessions: int = 32,
+    warm_up: bool = True,
+) -> FastAPI:
+    """Build the web app.
+
+    `max_upload_mb` caps each upload (413 above it), `pool_size` is the number of requests whose
+    image work may run at once (others wait their turn), `live_sessions` the number of camera
+    sessions kept, and `warm_up` loads the digit model at start-up so the first photo is fast.
+    """
+    if max_upload_mb <= 0:
+        raise ValueError("max_upload_mb must be positive")
+    upload_limit = int(max_upload_mb * 2**20)
+    workers = pool_size if pool_size is not None else default_pool_size()
+    if workers < 1:
+        raise ValueError("pool_size must be at least 1")
+    limiter: list[anyio.CapacityLimiter] = []
+    sessions: SessionCache[LiveSolver] = SessionCache(new_live_solver, capacity=live_sessions)
+
+    async def run_in_pool(func: Callable[[], T]) -> T:
+        """Run `func` on a worker thread, at most `workers` at a time, queueing the rest."""
+        if not limiter:
+            limiter.append(anyio.CapacityLimiter(workers))
+        return await anyio.to_thread.run_sync(func, limiter=limiter[0])
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if warm_up:
+            await run_in_pool(_warm_up)
+        yield
+
+    app = FastAPI(
+        title="sudoku-lens",
+        version=__version__,
+        description=(
+            "Read a Sudoku from a photo, solve it, and draw the answer back onto the picture. "
+            'Errors are JSON objects `{"error": "..."}`: 413 for an upload over the size '
+            "limit, 415 for a file that is not an image, 422 for a corrupt image, a photo "
+            "without a grid, or an illegal puzzle."
+        ),
+        lifespan=lifespan,
+    )
+    app.add_middleware(BodySizeLimit, upload_limit=upload_limit)
+    app.state.upload_limit = upload_limit
+    app.state.pool_size = workers
+    app.state.live_sessions = sessions
+    _add_error_handlers(app)
+
+    async def read_upload(file: UploadFile) -> bytes:
+        """The uploaded bytes, after the size check and the image check by content."""
+        data = await file.read(upload_limit + 1)
+        if len(data) > upload_limit:
+            raise HTTPException(413, too_large_message(upload_limit))
+        return check_image_bytes(data)
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html", headers=_PAGE_HEADERS)
+
+    @app.get("/api/health", response_model=Health, tags=["service"])
+    async def health() -> dict[str, Any]:
+        """Liveness check, with the upload limit for the page."""
+        return {"status": "ok", "version": __version__, "max_upload_mb": max_upload_mb}
+
+    @app.post("/api/read", response_model=ReadResult, responses=ERRORS, tags=["photos"])
+    async def read(file: PhotoFile) -> dict[str, Any]:
+        """Read the givens of the Sudoku in a photo."""
+        data = await read_upload(file)
+        return await run_in_pool(partial(_read_json, data))
+
+    @app.post("/api/solve", response_model=SolveResult, responses=ERRORS, tags=["photos"])
+    async def solve_route(
+        file: PhotoFile,
+        grid: GridOverride = None,
+    ) -> dict[str, Any]:
+        """Read, solve and draw the answer onto a photo, optionally with a corrected grid."""
+        data = await read_upload(file)
+        override = _checked_puzzle(grid) if grid is not None and grid.strip() else None
+        return await run_in_pool(partial(_solve_json, data, override))
+
+    @app.post("/api/solve-grid", response_model=GridResult, responses=ERRORS, tags=["puzzles"])
+    async def solve_grid(body: GridRequest) -> dict[str, Any]:
+        """Solve a puzzle given as text. No unique solution is a 200 with that status."""
+        puzzle = _checked_puzzle(body.puzzle)
+        return await run_in_pool(partial(_grid_json, puzzle))
+
+    @app.post(
+        "/api/live-frame",
+        response_model=LiveFrameResult,
+        responses=ERRORS,
+        tags=["camera"],
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "description": "one camera frame, JPEG (about 640 pixels wide is plenty)",
+                "content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}},
+            }
+        },
+    )
+    async def live_frame(
+        request: Request,
+        session: str = Query(
+            pattern=SESSION_PATTERN, description="an id the page makes up, one per camera session"
+        ),
+        t: float | None = Query(
+            None,
+            allow_inf_nan=False,
+            description="when the frame was taken, in seconds on any steady clock",
+        ),
+    ) -> dict[str, Any]:
+        """Process one frame of a camera session: find, read, follow and solve the grid."""
+        data = check_image_bytes(await request.body())
+
+        def work() -> dict[str, Any]:
+            frame = load_image(data)
+            with sessions.use(session) as solver:
+                return live_frame_json(solver, frame, t)
+
+        return await run_in_pool(work)
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    return app
+
+
+def check_image_bytes(data: bytes) -> bytes:
+    """Return `data` if it looks like an image; 415 if it is something else, 422 if empty."""
+    if not data:
+        raise ImageError("the uploaded file is empty")
+    if not looks_like_image(data):
+        raise HTTPException(
+            415,
+            "the upload is not an image: send a JPEG, PNG, BMP, GIF, WebP, TIFF or PNM photo"
+            + image_kind_hint(data),
+        )
+    return data
+
+
+def _checked_puzzle(text: str) -> np.ndarray:
+    """Parse puzzle text that must break no rule; PuzzleFormatError (422) names the problem."""
+    return parse_puzzle(text)
+
+
+def _warm_up() -> None:
+    """Load the digit model and build the solver's tables before the first request needs them."""
+    from sudoku_lens.read.digits import DigitClassifier
+
+    DigitClassifier.default()
+    solve("0" * 81)
+
+
+def _corners_json(corners: np.ndarray) -> list[list[float]]:
+    return [[round(float(x), 1), round(float(y), 1)] for x, y in np.asarray(corners)]
+
+
+def _read_json(data: bytes) -> dict[str, Any]:
+    start = time.perf_counter()
+    reading = read_photo(data)
+    return {
+        "grid": format_line(reading.givens),
+        "corners": _corners_json(reading.corners),
+        "rotation": int(reading.rotation),
+        "confidence": [round(float(c), 4) for c in np.asarray(reading.confidence).ravel()],
+        "seconds": round(time.perf_counter() - start, 4),
+    }
+
+
+def _solve_json(data: bytes, grid: np.ndarray | None) -> dict[str, Any]:
+    result = solve_photo(data, grid=grid)
+    payload = result.to_json()
+    payload["image"] = encode_jpeg_data_url(result.image)
+    return payload
+
+
+def _grid_json(puzzle: np.ndarray) -> dict[str, Any]:
+    solution = solve(puzzle)
+    return {
+        "puzzle": format_line(puzzle),
+        "status": str(solution.status.value),
+        "solution": format_line(solution.grid) if solution.grid is not None else None,
+        "guesses": int(solution.guesses),
+        "seconds": round(float(solution.seconds), 7),
+    }
+
+
+def encode_jpeg_data_url(image: np.ndarray, max_side: int = MAX_IMAGE_SIDE) -> str:
+    """Encode a BGR image as a `data:image/jpeg;base64,...` URL, scaled to `max_side` at most."""
+    height, width = image.shape[:2]
+    scale = max_side / max(height, width)
+    if scale < 1:
+        size = (max(1, round(width * scale)), max(1, round(height * scale)))
+        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    if not ok:
+        raise RuntimeError("JPEG encoding of the annotated image failed")
+    return "data:image/jpeg;base64," + base64.b64encode(buffer.tobytes()).decode("ascii")
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    """Answer every error as `{"error": "..."}`: 4xx for bad input, a logged 500 for bugs."""
+
+    @app.exception_handler(SudokuLensError)
+    async def user_error(_: Request, exc: SudokuLensError) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
+        return JSONResponse(
+            {"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": _validation_message(exc)}, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def bug(request: Request, exc: Exception) -> JSONResponse:
+        log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+        return JSONResponse({"error": "internal server error"}, status_code=500)
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    """One line from FastAPI's validation errors, e.g. "file: Field required"."""
+    parts = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query", "form"))
+        parts.append(f"{where}: {error.get('msg', 'invalid')}" if where else error.get("msg", ""))
+    return "; ".join(parts) or "invalid request"

@@ -1,0 +1,584 @@
+// sudoku-lens web page: upload or snap a photo, fix misread digits, and a live camera mode.
+// Plain JavaScript, no build step and no external resources.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+const STATUS_TEXT = {
+  "no solution": {
+    title: "This grid has no solution.",
+    detail: "A digit was probably misread: compare the grid with the photo and fix it.",
+  },
+  "multiple solutions": {
+    title: "This grid has more than one solution.",
+    detail: "A digit was probably missed or read as empty: add it in the grid.",
+  },
+};
+
+let maxUploadBytes = 15 * 1024 * 1024;
+
+// ---------------------------------------------------------------- messages
+
+function showMessage(kind, title, detail = "") {
+  const box = $("message");
+  box.className = `message ${kind}`;
+  box.replaceChildren();
+  const strong = document.createElement("strong");
+  strong.textContent = title;
+  box.append(strong);
+  if (detail) box.append(document.createTextNode(detail));
+  box.hidden = false;
+}
+
+function hideMessage() {
+  $("message").hidden = true;
+}
+
+async function errorText(response) {
+  try {
+    const body = await response.json();
+    if (body && typeof body.error === "string") return body.error;
+  } catch (_) {
+    // not JSON: fall through to the status line
+  }
+  return `the server answered ${response.status} ${response.statusText}`.trim();
+}
+
+function capitalise(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+// ---------------------------------------------------------------- grid editor
+
+const editor = {
+  file: null,
+  base: "", // the grid the server solved for the photo as uploaded (after automatic repair)
+  cells: [], // the grid as shown now, 81 characters "0"-"9"
+  corrected: new Set(),
+  solution: null,
+  inputs: [],
+  sequence: 0,
+  controller: null,
+  timer: 0,
+};
+
+function buildGrid() {
+  const grid = $("grid");
+  for (let i = 0; i < 81; i += 1) {
+    const input = document.createElement("input");
+    input.type = "text";
+    input.inputMode = "numeric";
+    input.autocomplete = "off";
+    input.maxLength = 1;
+    input.dataset.index = String(i);
+    input.setAttribute("aria-label", `Row ${Math.floor(i / 9) + 1}, column ${(i % 9) + 1}`);
+    input.addEventListener("keydown", onCellKey);
+    input.addEventListener("input", onCellInput);
+    input.addEventListener("focus", () => input.select());
+    grid.append(input);
+    editor.inputs.push(input);
+  }
+}
+
+function moveFocus(index, dRow, dCol) {
+  const row = (Math.floor(index / 9) + dRow + 9) % 9;
+  const col = ((index % 9) + dCol + 9) % 9;
+  editor.inputs[row * 9 + col].focus();
+}
+
+function onCellKey(event) {
+  const index = Number(event.target.dataset.index);
+  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  if (event.key in moves) {
+    event.preventDefault();
+    moveFocus(index, ...moves[event.key]);
+  } else if (/^[1-9]$/.test(event.key)) {
+    event.preventDefault();
+    setCell(index, event.key);
+  } else if (["Backspace", "Delete", "0", " "].includes(event.key)) {
+    event.preventDefault();
+    setCell(index, "0");
+  }
+}
+
+function onCellInput(event) {
+  // Virtual keyboards may not send usable key events: take the last digit typed.
+  const index = Number(event.target.dataset.index);
+  const digits = event.target.value.replace(/[^0-9]/g, "");
+  setCell(index, digits ? digits[digits.length - 1] : "0");
+}
+
+function setCell(index, digit) {
+  if (editor.cells[index] === digit) {
+    renderGrid();
+    return;
+  }
+  editor.cells[index] = digit;
+  editor.solution = null;
+  renderGrid();
+  scheduleSolve();
+}
+
+function conflicts(cells) {
+  const bad = new Set();
+  const units = [];
+  for (let k = 0; k < 9; k += 1) {
+    const row = [];
+    const col = [];
+    const box = [];
+    for (let j = 0; j < 9; j += 1) {
+      row.push(k * 9 + j);
+      col.push(j * 9 + k);
+      box.push((Math.floor(k / 3) * 3 + Math.floor(j / 3)) * 9 + (k % 3) * 3 + (j % 3));
+    }
+    units.push(row, col, box);
+  }
+  for (const unit of units) {
+    const seen = new Map();
+    for (const i of unit) {
+      const d = cells[i];
+      if (d === "0") continue;
+      if (seen.has(d)) {
+        bad.add(i);
+        bad.add(seen.get(d));
+      } else {
+        seen.set(d, i);
+      }
+    }
+  }
+  return bad;
+}
+
+function renderGrid() {
+  const bad = conflicts(editor.cells);
+  editor.inputs.forEach((input, i) => {
+    const digit = editor.cells[i];
+    const given = digit !== "0";
+    input.value = given ? digit : "";
+    const answer = !given && editor.solution ? editor.solution[i] : "";
+    input.placeholder = answer;
+    input.classList.toggle("edited", digit !== editor.base[i]);
+    input.classList.toggle("corrected", editor.corrected.has(i) && digit === editor.base[i]);
+    input.classList.toggle("conflict", bad.has(i));
+    const where = `Row ${Math.floor(i / 9) + 1}, column ${(i % 9) + 1}`;
+    const what = given ? `digit ${digit}` : answer ? `empty, answer ${answer}` : "empty";
+    input.setAttribute("aria-label", `${where}: ${what}`);
+  });
+  $("undo").disabled = editor.cells.join("") === editor.base;
+}
+
+function scheduleSolve() {
+  clearTimeout(editor.timer);
+  editor.timer = setTimeout(() => solvePhoto(editor.cells.join("")), 150);
+}
+
+// ---------------------------------------------------------------- photo mode
+
+function setBusy(busy) {
+  $("answer-frame").setAttribute("aria-busy", String(busy));
+  $("grid").classList.toggle("busy", busy);
+}
+
+async function loadPhoto(file) {
+  if (!file) return;
+  if (file.size > maxUploadBytes) {
+    showMessage("error", "This photo is too large.", `The limit is ${maxUploadBytes / 2 ** 20} MB.`);
+    return;
+  }
+  editor.file = file;
+  editor.base = "";
+  showMessage("", "Reading the photo…");
+  await solvePhoto(null);
+}
+
+// Solve the current photo, with `grid` (81 characters) overriding the digits read, or as read.
+async function solvePhoto(grid) {
+  if (!editor.file) return;
+  if (editor.controller) editor.controller.abort();
+  const controller = new AbortController();
+  editor.controller = controller;
+  const sequence = ++editor.sequence;
+  const form = new FormData();
+  form.append("file", editor.file, editor.file.name || "photo.jpg");
+  if (grid) form.append("grid", grid);
+  setBusy(true);
+  let response;
+  try {
+    response = await fetch("/api/solve", { method: "POST", body: form, signal: controller.signal });
+  } catch (error) {
+    if (error.name !== "AbortError") {
+      setBusy(false);
+      showMessage("error", "The server could not be reached.", "Is sudoku-lens serve still running?");
+    }
+    return;
+  }
+  if (sequence !== editor.sequence) return;
+  setBusy(false);
+  if (!response.ok) {
+    const text = capitalise(await errorText(response));
+    if (sequence !== editor.sequence) return;
+    if (grid === null) {
+      $("result").hidden = true;
+      const hint =
+        response.status === 422 && /grid/i.test(text)
+          ? " Try a closer, sharper shot with the whole grid in view."
+          : "";
+      showMessage("error", "No answer for this photo.", `${text}.${hint}`);
+    } else {
+      editor.solution = null;
+      renderGrid();
+      showMessage("error", "This grid breaks the rules.", `${text}.`);
+    }
+    return;
+  }
+  const body = await response.json();
+  if (sequence !== editor.sequence) return;
+  showResult(body, grid === null);
+}
+
+function showResult(body, fresh) {
+  if (fresh) {
+    editor.base = body.grid;
+    editor.corrected = new Set(body.corrected_cells.map(([r, c]) => r * 9 + c));
+  }
+  editor.cells = body.grid.split("");
+  editor.solution = body.solution;
+  $("answer-image").src = body.image;
+  $("result").hidden = false;
+  $("drop").classList.add("compact");
+  renderGrid();
+
+  const seconds = `${body.seconds.toFixed(2)} s`;
+  const note = STATUS_TEXT[body.status];
+  if (note) {
+    $("answer-caption").textContent = `Not solved (${seconds}).`;
+    showMessage("error", note.title, note.detail);
+    return;
+  }
+  $("answer-caption").textContent = `Solved in ${seconds}.`;
+  const edits = editor.cells.filter((d, i) => d !== editor.base[i]).length;
+  if (edits) {
+    showMessage("ok", "Solved with your fixes.", `${edits} cell${edits > 1 ? "s" : ""} changed.`);
+  } else if (editor.corrected.size) {
+    const n = editor.corrected.size;
+    showMessage(
+      "warn",
+      `Solved after correcting ${n} digit${n > 1 ? "s" : ""} that looked misread.`,
+      "They are marked in orange: check them against the photo.",
+    );
+  } else {
+    showMessage("ok", "Solved.", "The missing digits are drawn into the photo.");
+  }
+}
+
+function setUpPhotoMode() {
+  buildGrid();
+  for (const id of ["file-choose", "file-take"]) {
+    $(id).addEventListener("change", (event) => {
+      loadPhoto(event.target.files[0]);
+      event.target.value = "";
+    });
+  }
+  const drop = $("drop");
+  for (const name of ["dragenter", "dragover"]) {
+    drop.addEventListener(name, (event) => {
+      event.preventDefault();
+      drop.classList.add("dragging");
+    });
+  }
+  for (const name of ["dragleave", "drop"]) {
+    drop.addEventListener(name, () => drop.classList.remove("dragging"));
+  }
+  drop.addEventListener("drop", (event) => {
+    event.preventDefault();
+    const file = event.dataTransfer.files[0];
+    if (file) loadPhoto(file);
+  });
+  // Dropping a photo anywhere else on the page must not navigate away from it.
+  window.addEventListener("dragover", (event) => event.preventDefault());
+  window.addEventListener("drop", (event) => event.preventDefault());
+  $("undo").addEventListener("click", () => {
+    editor.cells = editor.base.split("");
+    renderGrid();
+    solvePhoto(null);
+  });
+  $("copy").addEventListener("click", async () => {
+    const text = editor.cells.join("");
+    try {
+      await navigator.clipboard.writeText(text);
+      $("copy").textContent = "Copied";
+    } catch (_) {
+      window.prompt("The puzzle as 81 digits:", text);
+    }
+    setTimeout(() => ($("copy").textContent = "Copy puzzle"), 1500);
+  });
+}
+
+// ---------------------------------------------------------------- camera mode
+
+const FRAME_WIDTH = 640;
+const CAMERA_TEXT = {
+  searching: "Point the camera at a Sudoku.",
+  reading: "Grid found: hold still while it is read…",
+  solved: "Solved: the answer is on the picture.",
+  unsolvable: "This grid cannot be solved as read: try the photo mode to fix digits.",
+};
+
+const camera = {
+  stream: null,
+  running: false,
+  session: "",
+  frame: document.createElement("canvas"),
+  times: [],
+};
+
+function newSessionId() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function setCameraState(text, kind = "") {
+  const state = $("camera-state");
+  state.textContent = text;
+  state.className = `camera-state ${kind}`;
+}
+
+async function startCamera() {
+  if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+    setCameraState(
+      window.isSecureContext
+        ? "This browser gives no access to a camera."
+        : "The camera needs a secure page: open it as https:// or on localhost.",
+      "error",
+    );
+    return;
+  }
+  try {
+    camera.stream = await navigator.mediaDevices.getUserMedia({
+      video: { facingMode: "environment", width: { ideal: 1280 }, height: { ideal: 720 } },
+      audio: false,
+    });
+  } catch (error) {
+    setCameraState(`No camera: ${error.message || error.name}.`, "error");
+    return;
+  }
+  const video = $("camera-video");
+  video.srcObject = camera.stream;
+  await video.play();
+  camera.running = true;
+  camera.session = newSessionId();
+  camera.times = [];
+  $("camera-idle").hidden = true;
+  $("camera-toggle").textContent = "Stop camera";
+  $("camera-snap").disabled = false;
+  setCameraState(CAMERA_TEXT.searching);
+  sendFrames();
+}
+
+function stopCamera() {
+  camera.running = false;
+  if (camera.stream) camera.stream.getTracks().forEach((track) => track.stop());
+  camera.stream = null;
+  $("camera-video").srcObject = null;
+  $("camera-idle").hidden = false;
+  $("camera-toggle").textContent = "Start camera";
+  $("camera-snap").disabled = true;
+  $("camera-fps").textContent = "";
+  setCameraState("");
+}
+
+// Send downscaled JPEG frames one after another; each answer updates the overlay.
+async function sendFrames() {
+  const video = $("camera-video");
+  const frame = camera.frame;
+  while (camera.running) {
+    if (!video.videoWidth) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      continue;
+    }
+    const scale = Math.min(1, FRAME_WIDTH / video.videoWidth);
+    frame.width = Math.round(video.videoWidth * scale);
+    frame.height = Math.round(video.videoHeight * scale);
+    frame.getContext("2d").drawImage(video, 0, 0, frame.width, frame.height);
+    const taken = (performance.now() / 1000).toFixed(3);
+    const blob = await new Promise((resolve) => frame.toBlob(resolve, "image/jpeg", 0.75));
+    let result = null;
+    try {
+      const response = await fetch(`/api/live-frame?session=${camera.session}&t=${taken}`, {
+        method: "POST",
+        headers: { "Content-Type": "image/jpeg" },
+        body: blob,
+      });
+      if (!response.ok) throw new Error(await errorText(response));
+      result = await response.json();
+    } catch (error) {
+      if (!camera.running) return;
+      setCameraState(`${capitalise(error.message)}; retrying…`, "error");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      continue;
+    }
+    if (!camera.running) return;
+    paintResult(frame, result);
+    const now = performance.now();
+    camera.times.push(now);
+    while (camera.times.length && now - camera.times[0] > 2000) camera.times.shift();
+    if (camera.times.length > 1) {
+      const fps = ((camera.times.length - 1) * 1000) / (now - camera.times[0]);
+      $("camera-fps").textContent = `${fps.toFixed(1)} fps`;
+      $("camera-fps").dataset.fps = fps.toFixed(2);
+    }
+    setCameraState(result.message || CAMERA_TEXT[result.state] || result.state, result.state);
+    $("camera-view").dataset.state = result.state;
+    $("camera-view").dataset.solution = result.solution || "";
+  }
+}
+
+// Show the frame that was sent with the answer found in it, so the digits sit exactly on the
+// grid even while the camera moves (drawing over the live video would lag behind it).
+function paintResult(frame, result) {
+  const view = $("camera-view");
+  if (view.width !== frame.width || view.height !== frame.height) {
+    view.width = frame.width;
+    view.height = frame.height;
+  }
+  const ctx = view.getContext("2d");
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.drawImage(frame, 0, 0);
+  if (result.corners) drawOverlay(ctx, result, frame.width / result.width);
+}
+
+// The homography that maps grid coordinates (0..9, 0..9) onto the four corners (TL, TR, BR, BL).
+function gridHomography(corners) {
+  const src = [[0, 0], [9, 0], [9, 9], [0, 9]];
+  const a = [];
+  const b = [];
+  for (let k = 0; k < 4; k += 1) {
+    const [x, y] = src[k];
+    const [u, v] = corners[k];
+    a.push([x, y, 1, 0, 0, 0, -u * x, -u * y]);
+    b.push(u);
+    a.push([0, 0, 0, x, y, 1, -v * x, -v * y]);
+    b.push(v);
+  }
+  const h = solveLinear(a, b);
+  return (x, y) => {
+    const w = h[6] * x + h[7] * y + 1;
+    return [(h[0] * x + h[1] * y + h[2]) / w, (h[3] * x + h[4] * y + h[5]) / w];
+  };
+}
+
+function solveLinear(a, b) {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]]);
+  for (let col = 0; col < n; col += 1) {
+    let pivot = col;
+    for (let r = col + 1; r < n; r += 1) if (Math.abs(m[r][col]) > Math.abs(m[pivot][col])) pivot = r;
+    [m[col], m[pivot]] = [m[pivot], m[col]];
+    for (let r = 0; r < n; r += 1) {
+      if (r === col || m[col][col] === 0) continue;
+      const f = m[r][col] / m[col][col];
+      for (let c = col; c <= n; c += 1) m[r][c] -= f * m[col][c];
+    }
+  }
+  return m.map((row, i) => row[n] / row[i]);
+}
+
+function drawOverlay(ctx, result, scale) {
+  const corners = result.corners.map(([x, y]) => [x * scale, y * scale]);
+  const solved = result.state === "solved" && result.solution && result.puzzle;
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.lineWidth = Math.max(2, 3 * scale);
+  ctx.strokeStyle = solved ? "rgba(34, 197, 94, 0.9)" : "rgba(250, 204, 21, 0.9)";
+  ctx.beginPath();
+  corners.forEach(([x, y], k) => (k ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+  ctx.closePath();
+  ctx.stroke();
+  if (!solved) return;
+  const map = gridHomography(corners);
+  ctx.textAlign = "center";
+  ctx.textBaseline = "middle";
+  ctx.font = "bold 72px system-ui, sans-serif";
+  ctx.lineJoin = "round";
+  for (let i = 0; i < 81; i += 1) {
+    if (result.puzzle[i] !== "0") continue;
+    const r = Math.floor(i / 9);
+    const c = i % 9;
+    const [cx, cy] = map(c + 0.5, r + 0.5);
+    const [rx, ry] = map(c + 1, r + 0.5);
+    const [lx, ly] = map(c, r + 0.5);
+    const [bx, by] = map(c + 0.5, r + 1);
+    const [tx, ty] = map(c + 0.5, r);
+    // One cell is 100 units wide in this local frame, so the 72 px font fills about 3/4 of it.
+    ctx.setTransform((rx - lx) / 100, (ry - ly) / 100, (bx - tx) / 100, (by - ty) / 100, cx, cy);
+    ctx.lineWidth = 14;
+    ctx.strokeStyle = "rgba(255, 255, 255, 0.85)";
+    ctx.strokeText(result.solution[i], 0, 4);
+    ctx.fillStyle = "#0f7b3d";
+    ctx.fillText(result.solution[i], 0, 4);
+  }
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+}
+
+function snapFrame() {
+  const video = $("camera-video");
+  if (!video.videoWidth) return;
+  const canvas = document.createElement("canvas");
+  canvas.width = video.videoWidth;
+  canvas.height = video.videoHeight;
+  canvas.getContext("2d").drawImage(video, 0, 0);
+  canvas.toBlob(
+    (blob) => {
+      stopCamera();
+      selectTab("photo");
+      loadPhoto(new File([blob], "camera.jpg", { type: "image/jpeg" }));
+    },
+    "image/jpeg",
+    0.92,
+  );
+}
+
+// ---------------------------------------------------------------- tabs and start-up
+
+function selectTab(name) {
+  for (const tab of ["photo", "camera"]) {
+    const on = tab === name;
+    const button = $(`tab-${tab}`);
+    button.setAttribute("aria-selected", String(on));
+    button.tabIndex = on ? 0 : -1;
+    $(`panel-${tab}`).hidden = !on;
+  }
+  if (name !== "camera" && camera.running) stopCamera();
+}
+
+function setUpTabs() {
+  const tabs = [$("tab-photo"), $("tab-camera")];
+  tabs.forEach((tab, k) => {
+    tab.addEventListener("click", () => selectTab(k ? "camera" : "photo"));
+    tab.addEventListener("keydown", (event) => {
+      if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+      const next = tabs[1 - k];
+      next.focus();
+      selectTab(next === tabs[0] ? "photo" : "camera");
+    });
+  });
+  $("camera-toggle").addEventListener("click", () => (camera.running ? stopCamera() : startCamera()));
+  $("camera-snap").addEventListener("click", snapFrame);
+}
+
+async function loadLimits() {
+  try {
+    const response = await fetch("/api/health");
+    const health = await response.json();
+    if (health.max_upload_mb) {
+      maxUploadBytes = health.max_upload_mb * 2 ** 20;
+      $("max-mb").textContent = String(health.max_upload_mb);
+    }
+  } catch (_) {
+    // keep the default limit; the server still enforces its own
+  }
+}
+
+setUpPhotoMode();
+setUpTabs();
+loadLimits();

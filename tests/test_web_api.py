@@ -1,0 +1,476 @@
+"""The web API: every route, every error answer, the size and type guards, and the worker pool."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import itertools
+import re
+import socket
+import sys
+import threading
+import time
+
+import cv2
+import httpx
+import numpy as np
+import pytest
+
+pytest.importorskip("fastapi", reason="the web tests need the web extra: pip install '.[web]'")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from sudoku_lens.errors import SudokuLensError  # noqa: E402
+from sudoku_lens.puzzle import format_line  # noqa: E402
+from sudoku_lens.synth import synth_photo, synth_video  # noqa: E402
+from sudoku_lens.web import app as web_app  # noqa: E402
+from sudoku_lens.web import create_app  # noqa: E402
+from sudoku_lens.web.limits import looks_like_image  # noqa: E402
+from sudoku_lens.web.sessions import SessionCache  # noqa: E402
+
+PUZZLE = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+TWO_SOLUTIONS = SOLUTION[:3] + "00" + SOLUTION[5:30] + "00" + SOLUTION[32:]  # a swappable rectangle
+NO_SOLUTION = "12345678." + "........9" + "." * 63  # r1c9 needs 9, which column 9 already has
+SEED = 11
+
+
+def jpeg(image: np.ndarray, quality: int = 90) -> bytes:
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return data.tobytes()
+
+
+@pytest.fixture(scope="module")
+def photo():
+    """A generated phone photo of a puzzle, its JPEG bytes and its ground truth."""
+    shot = synth_photo(SEED, "easy", rotation=0, size=(1024, 768))
+    return shot, jpeg(shot.image)
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(warm_up=False)) as test_client:
+        yield test_client
+
+
+def post_photo(client: TestClient, route: str, data: bytes, **form: str) -> httpx.Response:
+    return client.post(route, files={"file": ("photo.jpg", data, "image/jpeg")}, data=form)
+
+
+def decode_data_url(url: str) -> np.ndarray:
+    prefix = "data:image/jpeg;base64,"
+    assert url.startswith(prefix)
+    image = cv2.imdecode(np.frombuffer(base64.b64decode(url[len(prefix) :]), np.uint8), 1)
+    assert image is not None
+    return image
+
+
+# ---------------------------------------------------------------- service routes
+
+
+def test_health(client):
+    response = client.get("/api/health")
+    assert response.status_code == 200
+    assert response.json()["status"] == "ok"
+    assert response.json()["max_upload_mb"] == 15
+
+
+def test_docs_and_openapi_list_every_route(client):
+    docs = client.get("/docs")
+    assert docs.status_code == 200
+    assert "swagger" in docs.text.lower()
+    paths = client.get("/openapi.json").json()["paths"]
+    for route in ("/api/health", "/api/read", "/api/solve", "/api/solve-grid", "/api/live-frame"):
+        assert route in paths
+
+
+def test_page_and_static_files_are_served_with_no_external_resources(client):
+    page = client.get("/")
+    assert page.status_code == 200
+    assert "text/html" in page.headers["content-type"]
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert 'capture="environment"' in page.text
+    external = re.compile(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}", re.IGNORECASE)
+    assert not external.search(page.text)
+    for asset in ("/static/app.js", "/static/app.css"):
+        response = client.get(asset)
+        assert response.status_code == 200
+        assert not external.search(response.text), asset
+
+
+def test_unknown_route_is_a_json_404(client):
+    response = client.get("/api/nothing")
+    assert response.status_code == 404
+    assert response.json() == {"error": "Not Found"}
+
+
+# ---------------------------------------------------------------- photos
+
+
+def test_read_returns_the_givens_corners_and_confidence(client, photo):
+    shot, data = photo
+    response = post_photo(client, "/api/read", data)
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["grid"] == format_line(shot.puzzle)
+    assert body["rotation"] == 0
+    assert len(body["confidence"]) == 81
+    assert np.allclose(body["corners"], shot.corners, atol=12)
+    assert body["seconds"] > 0
+
+
+def test_solve_returns_the_solution_and_the_drawn_photo(client, photo):
+    shot, data = photo
+    response = post_photo(client, "/api/solve", data)
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["status"] == "solved"
+    assert body["grid"] == format_line(shot.puzzle)
+    assert body["solution"] == format_line(shot.solution)
+    assert body["corrected_cells"] == []
+    drawn = decode_data_url(body["image"])
+    assert drawn.shape == shot.image.shape
+    assert np.abs(drawn.astype(int) - shot.image.astype(int)).mean() > 0.5  # digits were drawn
+
+
+def test_solve_with_a_corrected_grid_solves_that_grid_on_the_same_photo(client, photo):
+    shot, data = photo
+    puzzle = format_line(shot.puzzle)
+    empty = puzzle.index("0")
+    fixed = puzzle[:empty] + format_line(shot.solution)[empty] + puzzle[empty + 1 :]
+    response = post_photo(client, "/api/solve", data, grid=fixed)
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["grid"] == fixed
+    assert body["solution"] == format_line(shot.solution)
+    assert body["corrected_cells"] == [[empty // 9, empty % 9]]
+
+
+def test_solve_with_a_grid_that_has_several_solutions_is_a_200_without_solution(client, photo):
+    _, data = photo
+    response = post_photo(client, "/api/solve", data, grid=TWO_SOLUTIONS)
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "multiple solutions"
+    assert body["solution"] is None
+    assert body["image"].startswith("data:image/jpeg;base64,")
+
+
+def test_solve_with_an_illegal_grid_is_a_422_naming_the_cells(client, photo):
+    _, data = photo
+    illegal = "55" + "0" * 79
+    response = post_photo(client, "/api/solve", data, grid=illegal)
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert "row 1" in error.lower() and "r1c1" in error.lower() and "r1c2" in error.lower()
+
+
+def test_solve_with_a_grid_of_the_wrong_length_is_a_422(client, photo):
+    _, data = photo
+    response = post_photo(client, "/api/solve", data, grid="123")
+    assert response.status_code == 422
+    assert "81" in response.json()["error"]
+
+
+def test_a_photo_without_a_grid_is_a_422(client):
+    rng = np.random.default_rng(0)
+    blank = cv2.GaussianBlur(rng.integers(90, 200, (480, 640, 3), dtype=np.uint8), (31, 31), 0)
+    for route in ("/api/read", "/api/solve"):
+        response = post_photo(client, route, jpeg(blank))
+        assert response.status_code == 422
+        assert "grid" in response.json()["error"].lower()
+
+
+def test_a_corrupt_image_is_a_422(client, photo):
+    _, data = photo
+    for route in ("/api/read", "/api/solve"):
+        response = post_photo(client, route, data[: len(data) // 3])
+        assert response.status_code == 422
+        assert "corrupt" in response.json()["error"].lower()
+
+
+def test_an_empty_upload_is_a_422(client):
+    response = post_photo(client, "/api/read", b"")
+    assert response.status_code == 422
+    assert "empty" in response.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("content", "hint"),
+    [
+        (b"530070000600195000098000060800060003400803001700020006060000280000419005000080079", ""),
+        (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", "PDF"),
+        (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic", "HEIC"),
+    ],
+)
+def test_a_file_that_is_not_an_image_is_a_415_whatever_its_name(client, content, hint):
+    response = client.post("/api/solve", files={"file": ("photo.jpg", content, "image/jpeg")})
+    assert response.status_code == 415
+    error = response.json()["error"]
+    assert "not an image" in error and hint in error
+
+
+def test_a_missing_file_field_is_a_422_naming_it(client):
+    response = client.post("/api/read", data={"grid": PUZZLE})
+    assert response.status_code == 422
+    assert "file" in response.json()["error"]
+
+
+def test_an_upload_over_the_limit_is_a_413_by_its_content_length():
+    small = TestClient(create_app(max_upload_mb=0.1, warm_up=False))
+    big = b"\xff\xd8\xff" + bytes(300_000)
+    response = small.post("/api/read", files={"file": ("big.jpg", big, "image/jpeg")})
+    assert response.status_code == 413
+    assert response.json() == {"error": "the upload is too large: the limit is 0.1 MB"}
+
+
+def test_an_upload_over_the_limit_is_a_413_when_streamed_without_a_length():
+    small = TestClient(create_app(max_upload_mb=0.1, warm_up=False))
+
+    def chunks():
+        yield b"\xff\xd8\xff"
+        for _ in range(40):
+            yield bytes(10_000)
+
+    response = small.post(
+        "/api/live-frame?session=abcdefgh1234",
+        content=chunks(),
+        headers={"content-type": "image/jpeg"},
+    )
+    assert response.status_code == 413
+    assert "too large" in response.json()["error"]
+
+
+def test_a_file_just_over_the_limit_inside_the_multipart_slack_is_still_a_413():
+    small = TestClient(create_app(max_upload_mb=0.1, warm_up=False))
+    just_over = b"\xff\xd8\xff" + bytes(int(0.1 * 2**20))
+    response = small.post("/api/read", files={"file": ("big.jpg", just_over, "image/jpeg")})
+    assert response.status_code == 413
+
+
+# ---------------------------------------------------------------- puzzles as text
+
+
+def test_solve_grid_solves_with_the_cli_json_shape(client):
+    response = client.post("/api/solve-grid", json={"puzzle": PUZZLE})
+    assert response.status_code == 200
+    body = response.json()
+    assert set(body) == {"puzzle", "status", "solution", "guesses", "seconds"}
+    assert body["status"] == "solved"
+    assert body["solution"] == SOLUTION
+    assert body["puzzle"] == PUZZLE
+
+
+def test_solve_grid_reports_several_solutions(client):
+    body = client.post("/api/solve-grid", json={"puzzle": TWO_SOLUTIONS}).json()
+    assert body["status"] == "multiple solutions"
+    assert body["solution"] is None
+
+
+def test_solve_grid_reports_no_solution(client):
+    body = client.post("/api/solve-grid", json={"puzzle": NO_SOLUTION}).json()
+    assert body["status"] == "no solution"
+    assert body["solution"] is None
+
+
+@pytest.mark.parametrize(
+    ("puzzle", "words"),
+    [
+        ("12" + "0" * 78, ["81"]),
+        ("x" + "0" * 80, ["x"]),
+        ("5" + "0" * 8 + "5" + "0" * 71, ["column 1", "r1c1", "r2c1"]),
+    ],
+)
+def test_solve_grid_rejects_illegal_puzzles_with_a_422(client, puzzle, words):
+    response = client.post("/api/solve-grid", json={"puzzle": puzzle})
+    assert response.status_code == 422
+    error = response.json()["error"].lower()
+    for word in words:
+        assert word in error
+
+
+def test_solve_grid_without_a_puzzle_field_is_a_422(client):
+    response = client.post("/api/solve-grid", json={"grid": PUZZLE})
+    assert response.status_code == 422
+    assert "puzzle" in response.json()["error"]
+
+
+# ---------------------------------------------------------------- camera frames
+
+
+def test_live_frames_reach_the_solved_state_for_a_session():
+    app = create_app(warm_up=False, live_sessions=2)
+    video = synth_video(3, schedule=((0, 30),), size=(640, 480), fps=15.0)
+    states = []
+    with TestClient(app) as client:
+        for index, frame in enumerate(video):
+            response = client.post(
+                f"/api/live-frame?session=test-session-1&t={index / 15:.3f}",
+                content=jpeg(frame, 80),
+                headers={"content-type": "image/jpeg"},
+            )
+            assert response.status_code == 200, response.text
+            body = response.json()
+            states.append(body["state"])
+            if body["state"] == "solved":
+                break
+    assert states[-1] == "solved", states
+    assert body["solution"] == format_line(video.solutions[0])
+    assert body["puzzle"] == format_line(video.puzzles[0])
+    assert (body["width"], body["height"]) == (640, 480)
+    assert np.allclose(body["corners"], video.truth[index].corners, atol=8)
+    assert "test-session-1" in app.state.live_sessions
+
+
+def test_live_frame_without_a_grid_is_searching(client):
+    frame = np.full((480, 640, 3), 200, np.uint8)
+    response = client.post(
+        "/api/live-frame?session=test-session-2",
+        content=jpeg(frame),
+        headers={"content-type": "image/jpeg"},
+    )
+    assert response.status_code == 200
+    body = response.json()
+    assert body["state"] == "searching"
+    assert body["corners"] is None and body["solution"] is None
+
+
+@pytest.mark.parametrize(
+    ("url", "content", "status"),
+    [
+        ("/api/live-frame?session=bad", b"\xff\xd8\xff\x00", 422),
+        ("/api/live-frame?session=../../etc", b"\xff\xd8\xff\x00", 422),
+        ("/api/live-frame", b"\xff\xd8\xff\x00", 422),
+        ("/api/live-frame?session=abcdefgh1234", b"hello", 415),
+        ("/api/live-frame?session=abcdefgh1234", b"\xff\xd8\xff\xe0\x00\x10JFIF", 422),
+    ],
+)
+def test_live_frame_errors(client, url, content, status):
+    response = client.post(url, content=content, headers={"content-type": "image/jpeg"})
+    assert response.status_code == status
+    assert response.json()["error"]
+
+
+def test_session_cache_keeps_the_most_recently_used():
+    cache: SessionCache[int] = SessionCache(itertools.count().__next__, capacity=2)
+    for name in "abac":
+        with cache.use(name):
+            pass
+    with cache.use("a") as state:
+        assert state == 0
+    assert "a" in cache and "c" in cache and "b" not in cache
+    assert len(cache) == 2
+
+
+# ---------------------------------------------------------------- robustness
+
+
+def test_a_bug_is_a_logged_json_500_not_a_traceback(monkeypatch, photo):
+    def broken(data, grid):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(web_app, "_solve_json", broken)
+    app = create_app(warm_up=False)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        response = post_photo(client, "/api/solve", photo[1])
+    assert response.status_code == 500
+    assert response.json() == {"error": "internal server error"}
+
+
+def test_many_clients_at_once_are_all_served_by_a_bounded_pool(monkeypatch):
+    """Twelve requests at once with a pool of two: two run at a time, every one is answered."""
+    running = 0
+    peak = 0
+    lock = threading.Lock()
+
+    def slow_grid(puzzle):
+        nonlocal running, peak
+        with lock:
+            running += 1
+            peak = max(peak, running)
+        time.sleep(0.05)
+        with lock:
+            running -= 1
+        return {
+            "puzzle": format_line(puzzle),
+            "status": "solved",
+            "solution": SOLUTION,
+            "guesses": 0,
+            "seconds": 0.05,
+        }
+
+    monkeypatch.setattr(web_app, "_grid_json", slow_grid)
+    app = create_app(pool_size=2, warm_up=False)
+
+    async def burst():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            return await asyncio.gather(
+                *(http.post("/api/solve-grid", json={"puzzle": PUZZLE}) for _ in range(12))
+            )
+
+    responses = asyncio.run(burst())
+    assert [r.status_code for r in responses] == [200] * 12
+    assert peak == 2
+
+
+def test_image_sniffing_is_by_content():
+    assert looks_like_image(b"\x89PNG\r\n\x1a\n....")
+    assert looks_like_image(b"RIFF\x00\x00\x00\x00WEBPVP8 ")
+    assert looks_like_image(b"P6\n640 480\n255\n")
+    assert not looks_like_image(b"<html>")
+    assert not looks_like_image(PUZZLE.encode())
+
+
+# ---------------------------------------------------------------- the serve command
+
+
+def serve_args(**overrides):
+    args = {"host": "127.0.0.1", "port": 0, "workers_pool": None, "max_upload_mb": 15.0}
+    args.update(overrides)
+    return argparse.Namespace(**args)
+
+
+def test_serve_without_the_web_extra_says_what_to_install(monkeypatch):
+    from sudoku_lens.cli import serve
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    with pytest.raises(SudokuLensError, match=r"pip install 'sudoku-lens\[web\]'"):
+        serve.run(serve_args())
+
+
+def test_serve_on_a_busy_port_is_one_clear_error():
+    from sudoku_lens.cli import serve
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        with pytest.raises(SudokuLensError, match=f"cannot listen on 127.0.0.1:{port}"):
+            serve.run(serve_args(port=port))
+
+
+def test_serve_options_are_parsed():
+    from sudoku_lens.cli import build_parser
+
+    args = build_parser().parse_args(
+        [
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            "9000",
+            "--workers-pool",
+            "3",
+            "--max-upload-mb",
+            "5",
+        ]
+    )
+    assert (args.host, args.port, args.workers_pool, args.max_upload_mb) == (
+        "0.0.0.0",
+        9000,
+        3,
+        5.0,
+    )

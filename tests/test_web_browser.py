@@ -1,0 +1,249 @@
+"""The web page in a real browser: Debian's Chromium driven by Playwright against a live server.
+
+Covers uploading a photo and seeing the answer, fixing a digit and seeing the puzzle re-solved,
+the phone-width layout, and camera mode fed a fake camera made of generated video frames.
+Screenshots go to the system temp folder (`sudoku-lens-web-*.png`) for a look by eye.
+"""
+
+from __future__ import annotations
+
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip(
+        "browser tests need Debian's Chromium at /usr/bin/chromium: apt-get install -y chromium",
+        allow_module_level=True,
+    )
+sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
+expect = sync_api.expect
+uvicorn = pytest.importorskip("uvicorn", reason="browser tests need the web extra")
+
+from sudoku_lens.puzzle import format_line  # noqa: E402
+from sudoku_lens.solve import solve  # noqa: E402
+from sudoku_lens.synth import synth_photo, synth_video  # noqa: E402
+from sudoku_lens.web import create_app  # noqa: E402
+
+SHOTS = Path(tempfile.gettempdir())
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TIMEOUT_MS = 20_000
+
+
+def write_y4m(path: Path, frames: Iterator[np.ndarray], fps: int) -> None:
+    """Write BGR frames as an uncompressed YUV4MPEG2 (4:2:0) file, Chromium's fake camera input."""
+    with path.open("wb") as out:
+        header_written = False
+        for frame in frames:
+            height, width = frame.shape[:2]
+            if not header_written:
+                out.write(f"YUV4MPEG2 W{width} H{height} F{fps}:1 Ip A1:1 C420jpeg\n".encode())
+                header_written = True
+            out.write(b"FRAME\n")
+            out.write(cv2.cvtColor(frame, cv2.COLOR_BGR2YUV_I420).tobytes())
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """The app under uvicorn on a free localhost port, in a background thread."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    instance = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not instance.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the web server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    instance.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def video(tmp_path_factory):
+    """A fake camera: a page with a puzzle moving gently in front of the lens."""
+    clip = synth_video(5, schedule=((0, 45),), size=(640, 480), fps=15.0)
+    path = tmp_path_factory.mktemp("camera") / "camera.y4m"
+    write_y4m(path, iter(clip), fps=15)
+    return clip, path
+
+
+@pytest.fixture(scope="module")
+def browser(video):
+    _, y4m = video
+    args = CHROMIUM_ARGS + [
+        "--use-fake-device-for-media-stream",
+        "--use-fake-ui-for-media-stream",
+        f"--use-file-for-fake-video-capture={y4m}",
+    ]
+    with sync_api.sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.grant_permissions(["camera"], origin=server)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.set_default_timeout(TIMEOUT_MS)
+    tab.goto(server)
+    yield tab
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture(scope="module")
+def photo(tmp_path_factory):
+    shot = synth_photo(11, "easy", rotation=0, size=(1024, 768))
+    path = tmp_path_factory.mktemp("photo") / "sudoku.jpg"
+    cv2.imwrite(str(path), shot.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return shot, path
+
+
+def grid_state(page) -> tuple[str, str]:
+    """The editor's digits (81 chars, 0 for empty) and the answer digits shown in empty cells."""
+    return page.eval_on_selector_all(
+        "#grid input",
+        "cells => [cells.map(c => c.value || '0').join(''),"
+        " cells.map(c => c.placeholder || '0').join('')]",
+    )
+
+
+def upload(page, path: Path) -> None:
+    page.set_input_files("#file-choose", str(path))
+    page.wait_for_selector("#result:not([hidden])")
+    page.wait_for_selector("#answer-frame[aria-busy=false]")
+
+
+def test_upload_shows_the_answer_and_the_grid(page, photo):
+    shot, path = photo
+    upload(page, path)
+    givens, answers = grid_state(page)
+    assert givens == format_line(shot.puzzle)
+    solution = format_line(shot.solution)
+    assert answers == "".join(s if g == "0" else "0" for g, s in zip(givens, solution, strict=True))
+    assert page.get_attribute("#answer-image", "src").startswith("data:image/jpeg;base64,")
+    assert page.eval_on_selector("#answer-image", "img => img.naturalWidth") == 1024
+    assert "Solved" in page.inner_text("#message")
+    page.screenshot(path=str(SHOTS / "sudoku-lens-web-photo.png"), full_page=True)
+
+
+def test_fixing_a_digit_re_solves_the_puzzle(page, photo):
+    shot, path = photo
+    upload(page, path)
+    puzzle = format_line(shot.puzzle)
+    wrong_at, wrong = misread(puzzle)
+    first_image = page.get_attribute("#answer-image", "src")
+
+    cell = page.locator("#grid input").nth(wrong_at)
+    cell.click()
+    page.keyboard.press(wrong)
+    expect(page.locator("#message")).to_contain_text("no solution")
+    assert grid_state(page)[1] == "0" * 81  # no answer shown for a grid without one
+    assert "edited" in cell.get_attribute("class")
+    page.screenshot(path=str(SHOTS / "sudoku-lens-web-no-solution.png"), full_page=True)
+
+    cell.click()
+    page.keyboard.press(puzzle[wrong_at])
+    expect(page.locator("#message")).to_contain_text("Solved")
+    givens, answers = grid_state(page)
+    assert givens == puzzle
+    assert "0" not in "".join(a if a != "0" else g for g, a in zip(givens, answers, strict=True))
+
+    empty_at = puzzle.index("0")
+    answer = format_line(shot.solution)[empty_at]
+    page.locator("#grid input").nth(empty_at).click()
+    page.keyboard.press(answer)
+    expect(page.locator("#message")).to_contain_text("your fixes")
+    assert grid_state(page)[0][empty_at] == answer
+    assert page.get_attribute("#answer-image", "src") != first_image
+
+
+def misread(puzzle: str) -> tuple[int, str]:
+    """A given cell and another digit for it that breaks no rule but leaves no solution."""
+    for index, digit in enumerate(puzzle):
+        if digit == "0":
+            continue
+        for other in "123456789":
+            changed = puzzle[:index] + other + puzzle[index + 1 :]
+            if other == digit or not legal(changed):
+                continue
+            if solve(changed).status.value == "no solution":
+                return index, other
+    raise AssertionError("no legal misreading found")
+
+
+def legal(line: str) -> bool:
+    grid = np.array([int(c) for c in line]).reshape(9, 9)
+    units = [grid[r] for r in range(9)] + [grid[:, c] for c in range(9)]
+    units += [grid[r : r + 3, c : c + 3].ravel() for r in (0, 3, 6) for c in (0, 3, 6)]
+    return all(len(u[u > 0]) == len(set(u[u > 0])) for u in units)
+
+
+def test_a_photo_without_a_grid_says_so(page, tmp_path):
+    blank = np.full((600, 800, 3), 235, np.uint8)
+    cv2.putText(blank, "no puzzle here", (80, 300), cv2.FONT_HERSHEY_SIMPLEX, 2, (40, 40, 40), 3)
+    path = tmp_path / "blank.jpg"
+    cv2.imwrite(str(path), blank)
+    page.set_input_files("#file-choose", str(path))
+    page.wait_for_selector("#message.error")
+    text = page.inner_text("#message")
+    assert "No answer for this photo" in text and "grid" in text.lower()
+    assert page.is_hidden("#result")
+
+
+def test_the_page_fits_a_phone_screen(browser, server, photo):
+    _, path = photo
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server)
+    upload(page, path)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0
+    box = page.locator("#grid").bounding_box()
+    assert box["width"] <= 390 and box["width"] >= 300
+    page.screenshot(path=str(SHOTS / "sudoku-lens-web-phone.png"), full_page=True)
+    context.close()
+
+
+def test_camera_mode_draws_the_answer_on_the_live_picture(page, video):
+    clip, _ = video
+    page.click("#tab-camera")
+    page.click("#camera-toggle")
+    page.wait_for_selector("#camera-view[data-state=solved]")
+    page.wait_for_timeout(2500)  # let the frame rate settle
+    page.wait_for_selector("#camera-view[data-state=solved]")
+    assert "Solved" in page.inner_text("#camera-state")
+    assert page.get_attribute("#camera-view", "data-solution") == format_line(clip.solutions[0])
+    fps = float(page.get_attribute("#camera-fps", "data-fps"))
+    page.screenshot(path=str(SHOTS / "sudoku-lens-web-camera.png"), full_page=True)
+    print(f"camera mode: {fps:.1f} frames per second")
+    assert fps >= 5
+    page.click("#camera-toggle")
+    assert page.inner_text("#camera-toggle") == "Start camera"
