@@ -81,6 +81,9 @@ def test_docs_and_openapi_list_every_route(client):
     docs = client.get("/docs")
     assert docs.status_code == 200
     assert "swagger" in docs.text.lower()
+    assert "cdn" not in docs.text.lower()
+    script = re.search(r'<script src="([^"]+swagger-ui-bundle\.js)"', docs.text)
+    assert script and client.get(script.group(1)).status_code == 200
     paths = client.get("/openapi.json").json()["paths"]
     for route in ("/api/health", "/api/read", "/api/solve", "/api/solve-grid", "/api/live-frame"):
         assert route in paths

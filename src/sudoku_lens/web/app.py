@@ -27,6 +27,7 @@ from fastapi import FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
@@ -199,7 +200,8 @@ def create_app(
             await run_in_pool(_warm_up)
         yield
 
-    app = FastAPI(
+    # The docs page's scripts ship with fastapi-offline: the server may have no internet.
+    app = FastAPIOffline(
         title="sudoku-lens",
         version=__version__,
         description=(
