@@ -1,0 +1,373 @@
+"""Solve the Sudoku in a camera's or a video's frames, one at a time, and hold the answer on it.
+
+A grid is read (found, its digits classified, the puzzle solved with repair) only until the same
+puzzle has been read on `confirm_reads` frames in a row; from then on it is followed:
+
+- the corners are tracked with optical flow on a downscaled gray frame (`CornerTracker`), and
+  smoothed with a One-Euro filter (`CornerFilter`) so that the drawn digits do not shake;
+- every `redetect_every` frames the grid is found again in a window around it, which corrects
+  the tracker's slow drift;
+- every `check_every` frames the ink in each cell is compared with the puzzle's givens
+  (`GivensCheck`), and only when they disagree is the frame read again: the same puzzle goes on,
+  another one replaces it, no grid means the page is gone;
+- the answer is rendered once per puzzle and only warped onto each frame (`SolutionOverlay`).
+
+When the grid is lost the solver starts looking again; a puzzle confirmed before is recognised
+on the first frame it is read again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from enum import StrEnum
+
+import cv2
+import numpy as np
+
+from sudoku_lens.errors import GridNotFoundError, ImageError
+from sudoku_lens.live.check import GivensCheck, cell_ink, visible_cells
+from sudoku_lens.live.overlay import SolutionOverlay, draw_banner
+from sudoku_lens.live.smoothing import CornerFilter
+from sudoku_lens.live.tracking import CornerTracker, quad_area
+from sudoku_lens.solve import Status
+
+_KNOWN = 8
+"""Confirmed puzzles remembered, so a page seen again is recognised on its first read."""
+
+_MIN_GIVENS = 17
+"""No Sudoku with fewer givens has a unique solution: such a read is not a puzzle."""
+
+
+class LiveState(StrEnum):
+    """What the live view shows on a frame."""
+
+    SEARCHING = "searching"
+    """No grid in view."""
+    READING = "reading"
+    """A grid is in view but its puzzle is not yet read with confidence."""
+    SOLVED = "solved"
+    """The answer is drawn on the grid."""
+    UNSOLVABLE = "unsolvable"
+    """The puzzle was read with confidence but has no solution or several."""
+
+
+BANNERS: dict[LiveState, str] = {
+    LiveState.SEARCHING: "Looking for a Sudoku...",
+    LiveState.READING: "Reading...",
+    LiveState.SOLVED: "Solved",
+    LiveState.UNSOLVABLE: "No unique solution",
+}
+
+
+@dataclass(frozen=True)
+class LiveResult:
+    """One processed frame.
+
+    `corners` (4, 2) float32 are the smoothed grid corners in frame pixels, TL, TR, BR, BL of the
+    upright puzzle (None when no grid is followed); `puzzle` the (9, 9) grid solved (after repair)
+    and `solution` its solution, once confirmed; `drawn` whether the answer is on `frame`.
+    """
+
+    frame: np.ndarray
+    state: LiveState
+    corners: np.ndarray | None
+    puzzle: np.ndarray | None
+    solution: np.ndarray | None
+    drawn: bool
+    seconds: float
+
+    def to_json(self) -> dict:
+        """The result without the image, as JSON-ready values (grids as 81-character strings)."""
+
+        def line(grid: np.ndarray | None) -> str | None:
+            return None if grid is None else "".join(str(int(v)) for v in grid.ravel())
+
+        return {
+            "state": self.state.value,
+            "corners": None if self.corners is None else self.corners.round(1).tolist(),
+            "puzzle": line(self.puzzle),
+            "solution": line(self.solution),
+            "drawn": self.drawn,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+@dataclass
+class LiveSettings:
+    """Knobs of `LiveSolver`; the defaults suit 30 fps video from a hand-held camera."""
+
+    track_width: int = 640
+    """Width of the gray frame the corners are tracked and checked on (wider frames are reduced)."""
+    confirm_reads: int = 2
+    """Consecutive identical reads needed before an answer is drawn (one more for no answer)."""
+    redetect_every: int = 15
+    """Frames between re-detections of a followed grid, which correct the tracker's drift."""
+    check_every: int = 1
+    """Frames between checks that the followed grid still shows the same givens."""
+    changed_cells: int = 12
+    """Cells whose ink (or read givens) must disagree with the puzzle's givens before the page is
+    taken to show another puzzle."""
+    fps: float = 30.0
+    """Frame rate assumed for smoothing when `process` is given no timestamps."""
+    banner: bool = True
+    """Whether to write the state on the frame."""
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A grid read on one frame: corners in frame pixels (upright order) and the repaired puzzle."""
+
+    corners: np.ndarray
+    puzzle: np.ndarray
+    status: Status
+    solution: np.ndarray | None
+
+    @property
+    def key(self) -> bytes:
+        return self.puzzle.tobytes()
+
+
+@dataclass
+class _Answer:
+    """A confirmed puzzle: its read, the cached drawing of its answer and its givens check."""
+
+    read: _Read
+    overlay: SolutionOverlay | None
+    check: GivensCheck
+
+
+class LiveSolver:
+    """Takes video frames one at a time and returns each annotated with the Sudoku's answer.
+
+    `process(frame)` works on any frame size and needs no GUI; a web page's camera mode or the
+    command line's video loop feed it frames in order. Not thread-safe: one solver per stream.
+    """
+
+    def __init__(self, settings: LiveSettings | None = None) -> None:
+        self.settings = settings or LiveSettings()
+        self._tracker = CornerTracker()
+        self._filter = CornerFilter()
+        self._index = 0
+        self._since_detect = 0
+        self._misses = 0
+        self._candidate: _Read | None = None
+        self._votes = 0
+        self._answer: _Answer | None = None
+        self._known: OrderedDict[bytes, _Answer] = OrderedDict()
+
+    def reset(self) -> None:
+        """Forget everything: the next frame is treated as the first of a new stream."""
+        self._tracker.reset()
+        self._filter.reset()
+        self._index = 0
+        self._since_detect = 0
+        self._misses = 0
+        self._candidate, self._votes = None, 0
+        self._answer = None
+        self._known.clear()
+
+    def process(self, frame: np.ndarray, timestamp: float | None = None) -> LiveResult:
+        """Process the next frame (BGR uint8) taken at `timestamp` seconds; returns its result.
+
+        The input is not modified. Without timestamps frames are taken `1 / settings.fps` apart.
+        """
+        start = time.perf_counter()
+        if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise ImageError("a live frame must be a BGR image (height x width x 3, uint8)")
+        stamp = self._index / self.settings.fps if timestamp is None else float(timestamp)
+        self._index += 1
+        scale = min(1.0, self.settings.track_width / frame.shape[1])
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        if scale < 1.0:
+            size = (round(frame.shape[1] * scale), round(frame.shape[0] * scale))
+            gray = cv2.resize(gray, size, interpolation=cv2.INTER_AREA)
+
+        corners, hidden = self._locate(frame, gray, scale)
+        if corners is None:
+            self._filter.reset()
+            state = LiveState.SEARCHING
+        elif self._answer is None or hidden:
+            state = LiveState.READING
+        elif self._answer.read.status is Status.SOLVED:
+            state = LiveState.SOLVED
+        else:
+            state = LiveState.UNSOLVABLE
+
+        smoothed = None if corners is None else self._filter(corners, stamp)
+        answer = self._answer
+        overlay = answer.overlay if answer is not None and state is LiveState.SOLVED else None
+        drawn = overlay is not None and smoothed is not None
+        out = overlay.apply(frame, smoothed) if overlay and smoothed is not None else frame.copy()
+        if self.settings.banner:
+            draw_banner(out, BANNERS[state], state.value)
+        shown = answer if state in (LiveState.SOLVED, LiveState.UNSOLVABLE) else None
+        return LiveResult(
+            frame=out,
+            state=state,
+            corners=smoothed,
+            puzzle=None if shown is None else shown.read.puzzle.copy(),
+            solution=None
+            if shown is None or shown.read.solution is None
+            else shown.read.solution.copy(),
+            drawn=drawn,
+            seconds=time.perf_counter() - start,
+        )
+
+    def _locate(
+        self, frame: np.ndarray, gray: np.ndarray, scale: float
+    ) -> tuple[np.ndarray | None, bool]:
+        """Find or follow the grid; returns its corners in frame pixels (None when there is no
+        grid) and whether the answer must be hidden on this frame (the page may have changed)."""
+        tracked = self._tracker.update(gray) if self._tracker.active else None
+        if tracked is not None:
+            tracked = tracked / scale
+            if not self._in_frame(tracked, frame.shape):
+                self._tracker.reset()
+                tracked = None
+        if tracked is None:
+            self._answer = None
+            read = self._read(frame)
+            if read is None:
+                return None, False
+            self._follow(gray, scale, read.corners, restart_filter=True)
+            self._take(read, frame, gray, scale)
+            return read.corners, False
+
+        if self._answer is None:
+            read = self._read(frame)
+            if read is None:
+                return tracked, False
+            self._follow(gray, scale, read.corners, restart_filter=False)
+            self._take(read, frame, gray, scale)
+            return read.corners, False
+
+        if self._index % self.settings.check_every == 0 and self._changed(gray, tracked, scale):
+            read = self._read(frame)
+            if read is None:
+                self._misses += 1
+                if self._misses >= 2:
+                    self._tracker.reset()
+                    self._answer = None
+                    return None, False
+                return tracked, True
+            self._misses = 0
+            self._follow(gray, scale, read.corners, restart_filter=False)
+            if self._other_page(read, self._answer.read):
+                self._answer = None
+                self._take(read, frame, gray, scale)
+            return read.corners, self._answer is None
+        self._misses = 0
+
+        self._since_detect += 1
+        if self._since_detect >= self.settings.redetect_every:
+            detected = self._redetect(frame, tracked)
+            if detected is not None:
+                self._follow(gray, scale, detected, restart_filter=False)
+                return detected, False
+        return tracked, False
+
+    def _follow(
+        self, gray: np.ndarray, scale: float, corners: np.ndarray, *, restart_filter: bool
+    ) -> None:
+        """(Re)start tracking at `corners` measured on this frame; restart the smoothing when the
+        grid jumped or its corner order changed (a new orientation)."""
+        self._since_detect = 0
+        self._tracker.start(gray, corners * scale)
+        previous = self._filter.value
+        if previous is not None and not restart_filter:
+            restart_filter = _best_roll(corners, previous) != 0
+        if restart_filter:
+            self._filter.reset()
+
+    def _read(self, frame: np.ndarray) -> _Read | None:
+        """Read and solve the grid in the frame, or None when there is none or it is no puzzle."""
+        from sudoku_lens.read.reader import read_photo
+        from sudoku_lens.repair import repair
+
+        try:
+            reading = read_photo(frame)
+        except GridNotFoundError:
+            return None
+        if int(np.count_nonzero(reading.givens)) < _MIN_GIVENS:
+            return None
+        fixed = repair(reading.probabilities, reading.givens)
+        corners = np.asarray(reading.corners, np.float32).reshape(4, 2)
+        return _Read(corners, fixed.grid, Status(fixed.status), fixed.solution)
+
+    def _take(self, read: _Read, frame: np.ndarray, gray: np.ndarray, scale: float) -> None:
+        """Count a read towards confirming its puzzle; confirm it when enough reads agree."""
+        known = self._known.get(read.key)
+        if known is not None:
+            self._known.move_to_end(read.key)
+            self._answer = known
+            self._candidate, self._votes = None, 0
+            return
+        if self._candidate is not None and read.key == self._candidate.key:
+            self._votes += 1
+        else:
+            self._candidate, self._votes = read, 1
+        needed = self.settings.confirm_reads + (0 if read.status is Status.SOLVED else 1)
+        if self._votes < needed:
+            return
+        overlay = None
+        if read.status is Status.SOLVED and read.solution is not None:
+            overlay = SolutionOverlay(read.puzzle, read.solution, read.corners)
+        check = GivensCheck(read.puzzle, cell_ink(gray, read.corners * scale))
+        self._answer = self._known[read.key] = _Answer(read, overlay, check)
+        while len(self._known) > _KNOWN:
+            self._known.popitem(last=False)
+        self._candidate, self._votes = None, 0
+
+    def _other_page(self, read: _Read, shown: _Read) -> bool:
+        """True when `read` is another puzzle than `shown`: its givens fill other cells. A read
+        of the same page that differs only in a digit or two (a misread) is not."""
+        moved = np.count_nonzero((read.puzzle > 0) != (shown.puzzle > 0))
+        return read.key != shown.key and moved >= self.settings.changed_cells
+
+    def _changed(self, gray: np.ndarray, corners: np.ndarray, scale: float) -> bool:
+        """True when the followed grid's inked cells no longer match the puzzle's givens."""
+        assert self._answer is not None
+        small = corners * scale
+        visible = visible_cells(small, gray.shape[1], gray.shape[0])
+        differ, compared = self._answer.check.mismatches(cell_ink(gray, small), visible)
+        return compared >= 27 and differ >= self.settings.changed_cells
+
+    def _redetect(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
+        """Find the grid again in a window around `corners`; its corners in the same order, or
+        None when it is not found there or is not the grid being followed."""
+        from sudoku_lens.read.grid import locate_grid
+
+        height, width = frame.shape[:2]
+        side = np.sqrt(quad_area(corners))
+        x0, y0 = np.floor(corners.min(axis=0) - 0.15 * side).astype(int)
+        x1, y1 = np.ceil(corners.max(axis=0) + 0.15 * side).astype(int)
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+        if x1 - x0 < 0.5 * side or y1 - y0 < 0.5 * side:
+            return None
+        try:
+            found = locate_grid(frame[y0:y1, x0:x1]).corners + np.float32([x0, y0])
+        except GridNotFoundError:
+            return None
+        found = np.roll(found, _best_roll(found, corners), axis=0)
+        if float(np.linalg.norm(found - corners, axis=1).max()) > 0.08 * side:
+            return None
+        return found.astype(np.float32)
+
+    @staticmethod
+    def _in_frame(corners: np.ndarray, shape: tuple[int, ...]) -> bool:
+        """True when at least a quarter of the grid's area lies inside the frame."""
+        height, width = shape[:2]
+        area = quad_area(corners)
+        clipped = cv2.intersectConvexConvex(
+            corners.astype(np.float32),
+            np.float32([[0, 0], [width, 0], [width, height], [0, height]]),
+        )[0]
+        return area > 0 and clipped >= 0.25 * area
+
+
+def _best_roll(corners: np.ndarray, reference: np.ndarray) -> int:
+    """The cyclic shift of `corners` that lies closest to `reference` (both (4, 2))."""
+    errors = [float(np.linalg.norm(np.roll(corners, k, axis=0) - reference)) for k in range(4)]
+    return int(np.argmin(errors))
