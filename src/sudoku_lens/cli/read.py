@@ -1,0 +1,51 @@
+"""`sudoku-lens read PHOTO`: print the Sudoku read from a photo (boxed grid, or JSON).
+
+Top-level imports stay light: every subcommand module is imported at start-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register `read` on the top-level parser."""
+    parser = subparsers.add_parser(
+        "read",
+        help="read the Sudoku in a photo and print it",
+        description="Find the Sudoku grid in PHOTO, read its given digits, turn it upright and "
+        "print it as a boxed grid (. = empty).",
+    )
+    parser.add_argument("photo", metavar="PHOTO", help="image file (JPEG, PNG, ...)")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print JSON: grid (81 characters, 0 = empty), corners (upright TL, TR, BR, BL in "
+        "image pixels), rotation (degrees clockwise), confidence (81 values), seconds",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read the photo and print what was read."""
+    from sudoku_lens.puzzle import format_grid, format_line
+    from sudoku_lens.read.reader import read_photo
+
+    reading = read_photo(args.photo)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "grid": format_line(reading.givens),
+                    "corners": [[round(float(v), 1) for v in p] for p in reading.corners],
+                    "rotation": reading.rotation,
+                    "confidence": [round(float(v), 3) for v in reading.confidence.ravel()],
+                    "seconds": round(reading.timings["total"], 4),
+                }
+            )
+        )
+    else:
+        print(format_grid(reading.givens))
+    return 0

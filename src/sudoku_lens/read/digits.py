@@ -1,0 +1,237 @@
+"""Classify Sudoku cells (empty or 1-9) with a small CNN run by ONNX Runtime; find which way is up.
+
+A raw cell crop is first reduced by `prepare_cell` to an MNIST-like image: the digit's ink alone,
+its bounding box scaled to fit a fixed box and centred, with grid-line remnants, shading and specks
+removed; an empty cell becomes a blank image. The normalisation is the same for every quarter turn
+of the crop (it scales the larger side of the digit, and treats rows and columns alike), so
+`orient` prepares the 81 cells once and rotates the small prepared images instead of the crops.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import ClassVar
+
+import cv2
+import numpy as np
+
+SIZE = 28
+"""Side of a prepared cell image, in pixels."""
+
+BOX = 20
+"""Side of the box the digit's bounding box is scaled to fit, inside the prepared image."""
+
+WORK = 48
+"""Side a raw crop is resized to before the ink is found."""
+
+MODEL_PATH = Path(__file__).with_name("models") / "digits.onnx"
+
+_BG_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (WORK // 4 + 1, WORK // 4 + 1))
+_LINE = WORK // 2
+_H_LINE = np.ones((1, _LINE), np.uint8)
+_V_LINE = np.ones((_LINE, 1), np.uint8)
+_BAND = np.zeros((WORK, WORK), np.uint8)
+_BAND[: round(0.22 * WORK)] = _BAND[-round(0.22 * WORK) :] = 1
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+_MIN_CONTRAST = 10.0
+_RELATIVE = 0.3
+"""Ink (grey levels darker than the local paper) below which nothing counts as printed."""
+
+
+def _ink(crop: np.ndarray) -> np.ndarray:
+    """Return how much darker than the local paper each pixel is, on a WORK x WORK grid (uint8).
+
+    The paper is estimated by a max filter wider than any stroke, so shading, coloured cells and
+    light that varies across the cell all drop out.
+    """
+    gray = np.asarray(crop)
+    if gray.ndim == 3:
+        gray = cv2.cvtColor(gray, cv2.COLOR_BGR2GRAY)
+    if gray.dtype != np.uint8:
+        gray = np.clip(gray, 0, 255).astype(np.uint8)
+    h, w = gray.shape
+    interp = cv2.INTER_AREA if min(h, w) > WORK else cv2.INTER_LINEAR
+    g = cv2.GaussianBlur(cv2.resize(gray, (WORK, WORK), interpolation=interp), (3, 3), 0.6)
+    paper = cv2.blur(cv2.dilate(g, _BG_KERNEL), (5, 5))
+    return cv2.subtract(paper, g)
+
+
+def _remove_lines(mask: np.ndarray) -> np.ndarray:
+    """Drop long straight runs of ink along the border bands: grid-line remnants, not digits."""
+    lines = (cv2.morphologyEx(mask, cv2.MORPH_OPEN, _H_LINE) & _BAND) | (
+        cv2.morphologyEx(mask, cv2.MORPH_OPEN, _V_LINE) & _BAND.T
+    )
+    return mask & ~cv2.dilate(lines, _CROSS)
+
+
+def _digit_mask(ink: np.ndarray) -> np.ndarray | None:
+    """Select the connected components that form the digit near the centre, or None if empty."""
+    inner = ink[WORK // 6 : -WORK // 6, WORK // 6 : -WORK // 6]
+    peak = int(np.partition(inner.ravel(), inner.size - 3)[inner.size - 3])
+    if peak < _MIN_CONTRAST:
+        return None
+    mask = _remove_lines((ink > max(0.45 * peak, 0.6 * _MIN_CONTRAST)).view(np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    centre = WORK / 2.0
+    best, best_area = 0, 0
+    boxes = []
+    for i in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        off = max(abs(x + w / 2.0 - centre), abs(y + h / 2.0 - centre))
+        touches = x == 0 or y == 0 or x + w == WORK or y + h == WORK
+        if off > (0.2 if touches else 0.3) * WORK or max(w, h) > 0.85 * WORK:
+            continue
+        boxes.append((i, x, y, w, h))
+        if max(w, h) >= 0.2 * WORK and area >= 0.006 * WORK * WORK and area > best_area:
+            best, best_area = i, area
+    if best == 0:
+        return None
+    x0, y0, w0, h0 = stats[best][:4]
+    pad = 0.08 * WORK
+    keep = np.zeros(count, bool)
+    for i, x, y, w, h in boxes:
+        if x < x0 + w0 + pad and x + w > x0 - pad and y < y0 + h0 + pad and y + h > y0 - pad:
+            keep[i] = True
+    return keep[labels]
+
+
+def _find_digit(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """Return (ink, digit mask, stroke level) of a crop's digit, or None when nothing is there."""
+    ink = _ink(crop)
+    mask = _digit_mask(ink)
+    if mask is None:
+        return None
+    strokes = ink[mask]
+    rank = int(0.9 * (len(strokes) - 1))
+    return ink, mask, float(np.partition(strokes, rank)[rank])
+
+
+def _draw(ink: np.ndarray, mask: np.ndarray, level: float) -> np.ndarray:
+    """Scale and centre the masked ink of a digit into a SIZE x SIZE image in [0, 1]."""
+    out = np.zeros((SIZE, SIZE), np.float32)
+    ys, xs = np.nonzero(mask)
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    keep = cv2.dilate(mask.view(np.uint8), _CROSS)[y0:y1, x0:x1]
+    digit = np.clip(ink[y0:y1, x0:x1] * (keep / max(level, 1.0)), 0.0, 1.0).astype(np.float32)
+    h, w = digit.shape
+    scale = BOX / max(h, w)
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    oy, ox = (SIZE - nh) // 2, (SIZE - nw) // 2
+    out[oy : oy + nh, ox : ox + nw] = cv2.resize(digit, (nw, nh), interpolation=interp)
+    return out
+
+
+def prepare_cell(crop: np.ndarray, reference: float | None = None) -> np.ndarray:
+    """Normalise a raw grayscale cell crop to a SIZE x SIZE float32 image of ink in [0, 1].
+
+    The digit's components near the centre are kept, scaled so that the larger side of their
+    bounding box is BOX pixels, and centred; an empty cell (or one holding only grid lines, specks
+    or shading) gives an all-zero image. `reference` is the stroke darkness of the grid's digits
+    (see `prepare_cells`): marks much fainter than that are taken for smudges and dropped.
+    """
+    found = _find_digit(crop)
+    if found is None or (reference is not None and found[2] < _RELATIVE * reference):
+        return np.zeros((SIZE, SIZE), np.float32)
+    return _draw(*found)
+
+
+def prepare_cells(cells: Sequence[np.ndarray]) -> np.ndarray:
+    """Prepare the crops of one grid at once: an (N, SIZE, SIZE) float32 array.
+
+    The cells share one contrast reference, the stroke darkness of the grid's darker digits, so
+    that a faint smudge or show-through from the back of the page is told from a printed digit
+    even on a photo whose digits are themselves faint.
+    """
+    found = [_find_digit(crop) for crop in cells]
+    levels = [f[2] for f in found if f is not None]
+    reference = float(np.percentile(levels, 75)) if len(levels) >= 3 else 0.0
+    out = np.zeros((len(cells), SIZE, SIZE), np.float32)
+    for i, f in enumerate(found):
+        if f is not None and f[2] >= _RELATIVE * reference:
+            out[i] = _draw(*f)
+    return out
+
+
+def rotate_grid(grid: np.ndarray, k: int) -> np.ndarray:
+    """Turn a (9, 9, ...) grid k quarter turns clockwise: cell positions, and cell images if any.
+
+    A (9, 9, H, W) stack of cell images turns exactly as the photo would; a (9, 9) or (9, 9, C)
+    array of per-cell values only has its positions turned.
+    """
+    turned = np.rot90(grid, -k, axes=(0, 1))
+    if grid.ndim == 4:
+        turned = np.rot90(turned, -k, axes=(2, 3))
+    return np.ascontiguousarray(turned)
+
+
+class DigitClassifier:
+    """The shipped ONNX digit model, run on the CPU by ONNX Runtime; class 0 means an empty cell."""
+
+    _default: ClassVar[DigitClassifier | None] = None
+    _lock: ClassVar[threading.Lock] = threading.Lock()
+
+    def __init__(self, model_path: str | Path = MODEL_PATH, threads: int = 1) -> None:
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        self.session = ort.InferenceSession(
+            str(model_path), options, providers=["CPUExecutionProvider"]
+        )
+        self._input = self.session.get_inputs()[0].name
+
+    @classmethod
+    def default(cls) -> DigitClassifier:
+        """The classifier for the model shipped with the package, loaded on first use only."""
+        with cls._lock:
+            if cls._default is None:
+                cls._default = cls()
+            return cls._default
+
+    def predict_prepared(self, images: np.ndarray) -> np.ndarray:
+        """Class probabilities (N, 10) for prepared (N, SIZE, SIZE) images, in one batch."""
+        if len(images) == 0:
+            return np.zeros((0, 10), np.float32)
+        batch = np.ascontiguousarray(images, np.float32).reshape(-1, 1, SIZE, SIZE)
+        return self.session.run(None, {self._input: batch})[0]
+
+    def predict(self, cells: Sequence[np.ndarray]) -> np.ndarray:
+        """Class probabilities (N, 10) for raw grayscale cell crops of any size."""
+        return self.predict_prepared(prepare_cells(cells))
+
+
+def orient(
+    cells: Sequence[np.ndarray], classifier: DigitClassifier | None = None
+) -> tuple[int, np.ndarray]:
+    """Find how many quarter turns clockwise make the puzzle upright, and read it that way up.
+
+    `cells` are the 81 raw crops, row-major as they lie in the image. Each of the four turns is
+    scored by the mean log-confidence of the best digit over the filled cells; upright digits are
+    read with confidence, sideways or upside-down ones are not, and averaging over every filled
+    cell settles digits that look alike upside down (6 and 9). Returns (k, probabilities (9, 9, 10)
+    in the upright orientation).
+    """
+    if len(cells) != 81:
+        raise ValueError(f"orient needs the 81 cells of a grid, got {len(cells)}")
+    clf = classifier or DigitClassifier.default()
+    images = prepare_cells(cells).reshape(9, 9, SIZE, SIZE)
+    filled = images.reshape(81, -1).max(axis=1) > 0
+    if not filled.any():
+        return 0, clf.predict_prepared(images.reshape(81, SIZE, SIZE)).reshape(9, 9, 10)
+    turned = [rotate_grid(images, k).reshape(81, SIZE, SIZE) for k in range(4)]
+    masks = [rotate_grid(filled.reshape(9, 9), k).ravel() for k in range(4)]
+    blank_image = np.zeros((1, SIZE, SIZE), np.float32)
+    batch = np.concatenate([blank_image] + [t[m] for t, m in zip(turned, masks, strict=True)])
+    probs = clf.predict_prepared(batch)
+    blank, probs = probs[0], probs[1:].reshape(4, -1, 10)
+    scores = np.log(probs[:, :, 1:].max(axis=2) + 1e-6).mean(axis=1)
+    k = int(np.argmax(scores))
+    out = np.empty((81, 10), np.float32)
+    out[masks[k]] = probs[k]
+    out[~masks[k]] = blank
+    return k, out.reshape(9, 9, 10)

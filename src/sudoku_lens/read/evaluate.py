@@ -1,0 +1,253 @@
+"""Measure how well photos are read against their expected grids (`.dat` files beside them).
+
+A photo `imageN.jpg` comes with `imageN.dat` (Wicht & Hennebert's format): line 1 the phone,
+line 2 the image format, then 9 lines of 9 space-separated digits, 0 for an empty cell, in the
+puzzle's upright orientation. The team's validation split is the photos with N % 5 == 0.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sudoku_lens.errors import SudokuLensError
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+SPLITS = ("all", "val", "train")
+
+
+class EvaluationError(SudokuLensError, ValueError):
+    """An evaluation set that cannot be used: no photos, a missing or malformed .dat file."""
+
+
+@dataclass(frozen=True)
+class PhotoResult:
+    """How one photo was read."""
+
+    file: str
+    expected: str
+    """81 characters, row by row, '0' for an empty cell."""
+    read: str | None
+    """81 characters as read, or None when reading failed."""
+    seconds: float
+    error: str | None = None
+
+    @property
+    def wrong_cells(self) -> int:
+        """Cells read wrong; all 81 when the photo could not be read."""
+        if self.read is None:
+            return 81
+        return sum(a != b for a, b in zip(self.expected, self.read, strict=True))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "expected": self.expected,
+            "read": self.read,
+            "wrong_cells": self.wrong_cells,
+            "seconds": round(self.seconds, 4),
+            "error": self.error,
+        }
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Results over a set of photos."""
+
+    results: list[PhotoResult] = field(default_factory=list)
+
+    @property
+    def photos(self) -> int:
+        return len(self.results)
+
+    @property
+    def grids_exact(self) -> int:
+        """Photos with all 81 cells read right."""
+        return sum(r.wrong_cells == 0 for r in self.results)
+
+    @property
+    def cells_right(self) -> int:
+        return 81 * self.photos - sum(r.wrong_cells for r in self.results)
+
+    @property
+    def cell_accuracy(self) -> float:
+        """Share of cells read right, counting every cell of an unreadable photo as wrong."""
+        return self.cells_right / (81 * self.photos) if self.photos else 0.0
+
+    @property
+    def median_seconds(self) -> float:
+        return statistics.median(r.seconds for r in self.results) if self.results else 0.0
+
+    @property
+    def confusion(self) -> np.ndarray:
+        """(10, 10) counts of cells by expected class (row) and class read (column), 0 = empty,
+        over the photos that could be read."""
+        counts = np.zeros((10, 10), np.int64)
+        for result in self.results:
+            if result.read is not None:
+                expected = np.frombuffer(result.expected.encode(), np.uint8) - ord("0")
+                read = np.frombuffer(result.read.encode(), np.uint8) - ord("0")
+                np.add.at(counts, (expected, read), 1)
+        return counts
+
+    def worst(self, count: int = 10) -> list[PhotoResult]:
+        """The photos with the most wrong cells (failures first), best left out."""
+        wrong = [r for r in self.results if r.wrong_cells]
+        return sorted(wrong, key=lambda r: (-r.wrong_cells, r.file))[:count]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "photos": self.photos,
+            "grids_exact": self.grids_exact,
+            "cell_accuracy": round(self.cell_accuracy, 6),
+            "median_seconds": round(self.median_seconds, 4),
+            "confusion": self.confusion.tolist(),
+            "per_photo": [r.to_json() for r in self.results],
+        }
+
+
+def read_dat(path: str | Path) -> str:
+    """The expected grid of a .dat file as 81 characters ('0' for empty)."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as exc:
+        raise EvaluationError(f"cannot read {path}: {exc.strerror or exc}") from None
+    rows = [line.split() for line in lines[2:11]]
+    if len(rows) != 9 or any(len(row) != 9 for row in rows):
+        raise EvaluationError(f"{path}: expected 9 rows of 9 digits on lines 3-11")
+    digits = "".join("".join(row) for row in rows)
+    if len(digits) != 81 or not digits.isdigit():
+        raise EvaluationError(f"{path}: expected 9 rows of 9 digits on lines 3-11")
+    return digits
+
+
+def photo_number(path: str | Path) -> int | None:
+    """N of a photo named like imageN.jpg (the last number in its name), or None."""
+    numbers = re.findall(r"\d+", Path(path).stem)
+    return int(numbers[-1]) if numbers else None
+
+
+def in_split(path: str | Path, split: str) -> bool:
+    """Whether a photo belongs to `split`: all, val (number % 5 == 0) or train (the others)."""
+    if split == "all":
+        return True
+    number = photo_number(path)
+    if number is None:
+        return False
+    return (number % 5 == 0) == (split == "val")
+
+
+def list_photos(source: str | Path, split: str = "all", limit: int | None = None) -> list[Path]:
+    """Photos to evaluate: every image with a .dat beside it in a folder, or the photos named
+    one per line in a text file (relative to the file's folder; blank lines and # comments
+    skipped). Sorted by photo number, filtered by `split`, at most `limit` of them.
+    """
+    if split not in SPLITS:
+        raise EvaluationError(f"unknown split {split!r}: use one of {', '.join(SPLITS)}")
+    source = Path(source)
+    if source.is_dir():
+        photos = [
+            p
+            for p in source.iterdir()
+            if p.suffix.lower() in IMAGE_SUFFIXES and p.with_suffix(".dat").is_file()
+        ]
+    elif source.is_file():
+        photos = []
+        try:
+            text = source.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            raise EvaluationError(
+                f"{source} is neither a folder nor a text list of photos"
+            ) from None
+        for line in text.splitlines():
+            line = line.strip()
+            if line and not line.startswith("#"):
+                photo = Path(line) if Path(line).is_absolute() else source.parent / line
+                if not photo.with_suffix(".dat").is_file():
+                    raise EvaluationError(f"{photo} has no .dat file beside it")
+                photos.append(photo)
+    else:
+        raise EvaluationError(f"no such folder or file: {source}")
+    photos = [p for p in photos if in_split(p, split)]
+    photos.sort(key=lambda p: (str(p.parent), photo_number(p) or 0, p.name))
+    if limit is not None:
+        photos = photos[:limit]
+    if not photos:
+        raise EvaluationError(f"no photos with .dat files in {source} (split {split})")
+    return photos
+
+
+def evaluate_photo(path: str | Path, name: str | None = None) -> PhotoResult:
+    """Read one photo and compare with its .dat. A photo that cannot be read gives a result
+    with its error message (any exception: one bad photo must not end an evaluation)."""
+    from sudoku_lens.read.reader import read_photo
+
+    path = Path(path)
+    expected = read_dat(path.with_suffix(".dat"))
+    start = time.perf_counter()
+    try:
+        reading = read_photo(path)
+    except Exception as exc:  # noqa: BLE001 - recorded per photo, see docstring
+        message = str(exc) if isinstance(exc, SudokuLensError) else f"{type(exc).__name__}: {exc}"
+        return PhotoResult(str(name or path), expected, None, time.perf_counter() - start, message)
+    read = "".join(str(int(v)) for v in reading.givens.ravel())
+    return PhotoResult(str(name or path), expected, read, time.perf_counter() - start)
+
+
+def evaluate(
+    photos: Sequence[Path],
+    *,
+    root: Path | None = None,
+    progress: Callable[[Iterable[Path]], Iterable[Path]] | None = None,
+) -> Evaluation:
+    """Evaluate photos in order; names are relative to `root` when given; `progress` wraps the
+    iteration (e.g. a tqdm bar)."""
+    iterable: Iterable[Path] = progress(photos) if progress else photos
+    results = []
+    for photo in iterable:
+        name = photo.relative_to(root) if root and photo.is_relative_to(root) else photo
+        results.append(evaluate_photo(photo, str(name)))
+    return Evaluation(results)
+
+
+def format_report(evaluation: Evaluation, worst: int = 10) -> str:
+    """A plain-text summary: exact grids, cell accuracy, confusion matrix, worst photos."""
+    n = evaluation.photos
+    exact = evaluation.grids_exact
+    lines = [
+        f"photos: {n}",
+        f"grids read exactly: {exact}/{n} ({100 * exact / n:.1f}%)",
+        f"cells right: {evaluation.cells_right}/{81 * n} ({100 * evaluation.cell_accuracy:.2f}%)",
+        f"median seconds per photo: {evaluation.median_seconds:.3f}",
+        "",
+        "confusion (rows: expected, columns: read, . = empty):",
+        "       " + "".join(f"{label:>6}" for label in ".123456789"),
+    ]
+    for label, row in zip(".123456789", evaluation.confusion, strict=True):
+        lines.append(f"{label:>7}" + "".join(f"{v:>6}" if v else "     -" for v in row))
+    bad = evaluation.worst(worst)
+    if bad:
+        lines += ["", "worst photos:"]
+        for result in bad:
+            lines.append(f"  {result.file}: {_describe(result)}")
+    return "\n".join(lines)
+
+
+def _describe(result: PhotoResult) -> str:
+    if result.read is None:
+        return f"not read ({result.error})"
+    wrong = [
+        f"r{i // 9 + 1}c{i % 9 + 1} {e}->{r}"
+        for i, (e, r) in enumerate(zip(result.expected, result.read, strict=True))
+        if e != r
+    ]
+    shown = ", ".join(wrong[:6]) + (", ..." if len(wrong) > 6 else "")
+    return f"{len(wrong)} wrong ({shown})"

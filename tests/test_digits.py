@@ -1,0 +1,167 @@
+"""The digit reader: cell preparation, the shipped classifier, and orientation from content."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from sudoku_lens.read.digits import (
+    BOX,
+    MODEL_PATH,
+    SIZE,
+    DigitClassifier,
+    orient,
+    prepare_cell,
+    rotate_grid,
+)
+
+DATA = Path(__file__).parents[1].parent / "shared" / "data" / "wicht-v2-train"
+FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX)
+
+PUZZLE = "600000090096000006000906000069000960000609000090000069000690000900000600060000009"
+"""A grid of nothing but 6s and 9s: every cell turned upside down reads as the other digit."""
+
+SUDOKU = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+
+
+def render_cell(
+    digit: int,
+    *,
+    size: int = 56,
+    font: int = cv2.FONT_HERSHEY_SIMPLEX,
+    scale: float = 1.1,
+    thickness: int = 2,
+    offset: tuple[int, int] = (0, 0),
+    lines: bool = True,
+) -> np.ndarray:
+    """A grey paper crop with grid lines near its borders and `digit` (0: none) printed in it."""
+    cell = np.full((size, size), 225, np.uint8)
+    if lines:
+        m = size // 10
+        for p in (m, size - 1 - m):
+            cv2.line(cell, (p, 0), (p, size - 1), 40, 2)
+            cv2.line(cell, (0, p), (size - 1, p), 40, 2)
+    if digit:
+        (w, h), _ = cv2.getTextSize(str(digit), font, scale, thickness)
+        org = ((size - w) // 2 + offset[0], (size + h) // 2 + offset[1])
+        cv2.putText(cell, str(digit), org, font, scale, 20, thickness, cv2.LINE_AA)
+    return cell
+
+
+def render_grid(puzzle: str, **kwargs: object) -> np.ndarray:
+    """A (9, 9, H, W) stack of upright cell crops for an 81-character puzzle."""
+    cells = [render_cell(int(ch), **kwargs) for ch in puzzle]
+    return np.stack(cells).reshape(9, 9, *cells[0].shape)
+
+
+def ink_box(image: np.ndarray) -> tuple[int, int, int, int]:
+    ys, xs = np.nonzero(image > 0.2)
+    return ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+
+
+@pytest.mark.parametrize("offset", [(0, 0), (-7, 5), (6, -6)])
+def test_prepare_cell_centres_and_scales_the_digit(offset: tuple[int, int]) -> None:
+    prepared = prepare_cell(render_cell(4, offset=offset))
+    assert prepared.shape == (SIZE, SIZE) and prepared.dtype == np.float32
+    assert prepared.min() >= 0.0 and prepared.max() <= 1.0
+    y0, y1, x0, x1 = ink_box(prepared)
+    assert abs(max(y1 - y0, x1 - x0) - BOX) <= 1
+    assert abs((y0 + y1) / 2 - SIZE / 2) <= 1.5 and abs((x0 + x1) / 2 - SIZE / 2) <= 1.5
+
+
+def test_prepare_cell_blanks_empty_cells() -> None:
+    rng = np.random.default_rng(0)
+    empty = [
+        np.full((50, 50), 200, np.uint8),
+        render_cell(0),
+        render_cell(0, size=30),
+        np.clip(rng.normal(180, 4, (60, 60)), 0, 255).astype(np.uint8),
+        np.tile(np.linspace(120, 230, 64, dtype=np.float32), (64, 1)).astype(np.uint8),
+    ]
+    speck = render_cell(0)
+    cv2.circle(speck, (30, 24), 1, 60, -1)
+    empty.append(speck)
+    for crop in empty:
+        assert not prepare_cell(crop).any()
+
+
+def test_prepare_cell_turns_with_the_crop() -> None:
+    crop = render_cell(7, offset=(3, -2))
+    for k in range(1, 4):
+        turned = prepare_cell(np.rot90(crop, -k))
+        assert np.abs(turned - np.rot90(prepare_cell(crop), -k)).mean() < 0.02
+
+
+def test_prepare_cell_accepts_colour_and_tiny_crops() -> None:
+    colour = cv2.cvtColor(render_cell(3), cv2.COLOR_GRAY2BGR)
+    assert prepare_cell(colour).any()
+    assert prepare_cell(np.zeros((3, 2), np.uint8)).shape == (SIZE, SIZE)
+
+
+def test_model_ships_small_and_loads_once() -> None:
+    assert MODEL_PATH.is_file() and MODEL_PATH.stat().st_size < 2 * 1024 * 1024
+    first = DigitClassifier.default()
+    assert DigitClassifier.default() is first
+    assert DigitClassifier.default().session is first.session
+
+
+def test_predict_returns_probabilities() -> None:
+    probs = DigitClassifier.default().predict([render_cell(d) for d in range(10)])
+    assert probs.shape == (10, 10) and probs.dtype == np.float32
+    np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+    assert DigitClassifier.default().predict([]).shape == (0, 10)
+
+
+def test_classifier_reads_rendered_digits() -> None:
+    cells, truth = [], []
+    for font in FONTS:
+        for size, scale, thickness in ((40, 0.75, 1), (56, 1.1, 2), (72, 1.4, 2), (72, 1.5, 4)):
+            for digit in range(10):
+                cells.append(
+                    render_cell(digit, size=size, font=font, scale=scale, thickness=thickness)
+                )
+                truth.append(digit)
+    read = DigitClassifier.default().predict(cells).argmax(axis=1)
+    truth = np.array(truth)
+    assert np.mean(read == truth) >= 0.95
+    assert np.all(read[truth == 0] == 0)
+    assert np.all(read[truth != 0] != 0)
+
+
+@pytest.mark.parametrize("puzzle", [SUDOKU, PUZZLE])
+@pytest.mark.parametrize("k", range(4))
+def test_orient_finds_the_turn_that_makes_it_upright(puzzle: str, k: int) -> None:
+    upright = render_grid(puzzle)
+    seen = rotate_grid(upright, (4 - k) % 4)
+    found, probs = orient(list(seen.reshape(81, *seen.shape[2:])))
+    assert found == k
+    assert probs.shape == (9, 9, 10)
+    expected = np.array([int(c) for c in puzzle]).reshape(9, 9)
+    assert np.mean(probs.argmax(axis=2) == expected) >= 0.97
+
+
+def test_orient_needs_81_cells() -> None:
+    with pytest.raises(ValueError, match="81 cells"):
+        orient([render_cell(1)] * 80)
+
+
+def test_orient_of_an_empty_grid_is_upright_and_empty() -> None:
+    k, probs = orient([render_cell(0)] * 81)
+    assert k == 0 and np.all(probs.argmax(axis=2) == 0)
+
+
+def test_reads_validation_photos_with_known_corners() -> None:
+    if not (DATA / "outlines.csv").is_file():
+        pytest.skip(f"{DATA} not found: these tests need ../shared/data/wicht-v2-train")
+    from sudoku_lens.train.photos import cut_cells, load_photos
+
+    photos = [p for p in load_photos(DATA) if p.validation][:6]
+    wrong = 0
+    for photo in photos:
+        gray = cv2.imread(str(photo.path), cv2.IMREAD_GRAYSCALE)
+        _, probs = orient(cut_cells(gray, photo.corners))
+        wrong += int(np.sum(probs.argmax(axis=2) != photo.labels))
+    assert wrong <= 2

@@ -1,0 +1,195 @@
+"""The evaluation library and the `eval` / `read` commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from sudoku_lens.cli import main
+from sudoku_lens.errors import GridNotFoundError
+from sudoku_lens.read import reader
+from sudoku_lens.read.digits import MODEL_PATH
+from sudoku_lens.read.evaluate import (
+    Evaluation,
+    EvaluationError,
+    PhotoResult,
+    evaluate,
+    format_report,
+    in_split,
+    list_photos,
+    read_dat,
+)
+
+DATA = Path(__file__).parents[1].parent / "shared" / "data" / "wicht-v2-train"
+GRID = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+
+
+def write_dat(path: Path, grid: str = GRID) -> None:
+    rows = [" ".join(grid[9 * r : 9 * r + 9]) for r in range(9)]
+    path.write_text("Test phone\n640x480: 24 JPG\n" + "\n".join(rows) + "\n")
+
+
+def photo_set(folder: Path, numbers: list[int]) -> list[Path]:
+    """Tiny stand-in photos (the reader is faked) with .dat files beside them."""
+    photos = []
+    for n in numbers:
+        photo = folder / f"image{n}.jpg"
+        cv2.imwrite(str(photo), np.full((8, 8, 3), n, np.uint8))
+        write_dat(photo.with_suffix(".dat"))
+        photos.append(photo)
+    return photos
+
+
+class FakeReading:
+    def __init__(self, grid: str) -> None:
+        self.givens = np.array([int(c) for c in grid], np.uint8).reshape(9, 9)
+
+
+@pytest.fixture
+def fake_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    """image5 is read right, image6 has two cells wrong, image7 has no grid, others right."""
+
+    def read_photo(path: Path) -> FakeReading:
+        name = Path(path).stem
+        if name == "image6":
+            return FakeReading("0" + GRID[1:-1] + "1")
+        if name == "image7":
+            raise GridNotFoundError("no Sudoku grid found in the image")
+        return FakeReading(GRID)
+
+    monkeypatch.setattr(reader, "read_photo", read_photo)
+
+
+def test_read_dat(tmp_path: Path) -> None:
+    path = tmp_path / "image1.dat"
+    write_dat(path)
+    assert read_dat(path) == GRID
+    path.write_text("phone\nformat\n1 2 3\n")
+    with pytest.raises(EvaluationError, match="expected 9 rows of 9 digits on lines 3-11"):
+        read_dat(path)
+
+
+def test_splits() -> None:
+    assert in_split("a/image1000.jpg", "val") and not in_split("a/image1000.jpg", "train")
+    assert in_split("image13.jpg", "train") and not in_split("image13.jpg", "val")
+    assert in_split("anything.jpg", "all")
+
+
+def test_list_photos_from_folder_and_list(tmp_path: Path) -> None:
+    photos = photo_set(tmp_path, [10, 5, 6, 11])
+    (tmp_path / "image99.jpg").write_bytes(b"no .dat beside me")
+    assert [p.name for p in list_photos(tmp_path)] == [
+        "image5.jpg",
+        "image6.jpg",
+        "image10.jpg",
+        "image11.jpg",
+    ]
+    assert [p.name for p in list_photos(tmp_path, split="val")] == ["image5.jpg", "image10.jpg"]
+    assert [p.name for p in list_photos(tmp_path, split="train", limit=1)] == ["image6.jpg"]
+    listing = tmp_path / "photos.txt"
+    listing.write_text("# chosen photos\nimage11.jpg\n\n" + str(photos[1]) + "\n")
+    assert [p.name for p in list_photos(listing)] == ["image5.jpg", "image11.jpg"]
+    listing.write_text("image99.jpg\n")
+    with pytest.raises(EvaluationError, match="image99.jpg has no .dat file beside it"):
+        list_photos(listing)
+    with pytest.raises(EvaluationError, match="no such folder or file"):
+        list_photos(tmp_path / "missing")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(EvaluationError, match="no photos with .dat files in .*empty"):
+        list_photos(empty)
+
+
+@pytest.mark.usefixtures("fake_reader")
+def test_evaluation_counts(tmp_path: Path) -> None:
+    photos = photo_set(tmp_path, [5, 6, 7, 8])
+    result = evaluate(photos, root=tmp_path)
+    assert result.photos == 4
+    assert result.grids_exact == 2
+    assert [r.wrong_cells for r in result.results] == [0, 2, 81, 0]
+    assert result.cell_accuracy == pytest.approx((4 * 81 - 83) / (4 * 81))
+    assert result.results[2].error == "no Sudoku grid found in the image"
+    assert result.results[2].read is None
+    confusion = result.confusion
+    assert confusion.sum() == 3 * 81
+    assert confusion[5, 0] == 1 and confusion[9, 1] == 1
+    assert confusion.trace() == 3 * 81 - 2
+    assert [r.file for r in result.worst()] == ["image7.jpg", "image6.jpg"]
+    report = format_report(result)
+    assert "grids read exactly: 2/4 (50.0%)" in report
+    assert "image7.jpg: not read (no Sudoku grid found in the image)" in report
+    assert "image6.jpg: 2 wrong (r1c1 5->0, r9c9 9->1)" in report
+
+
+def test_unexpected_failures_are_recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(path: Path) -> FakeReading:
+        raise ValueError("cannot reshape")
+
+    monkeypatch.setattr(reader, "read_photo", broken)
+    result = evaluate(photo_set(tmp_path, [1]))
+    assert result.results[0].error == "ValueError: cannot reshape"
+    assert result.grids_exact == 0
+
+
+def test_json_fields() -> None:
+    evaluation = Evaluation(
+        [PhotoResult("a.jpg", GRID, GRID, 0.25), PhotoResult("b.jpg", GRID, None, 0.5, "bad")]
+    )
+    data = evaluation.to_json()
+    assert {"photos", "grids_exact", "cell_accuracy", "median_seconds", "per_photo"} <= set(data)
+    assert data["median_seconds"] == pytest.approx(0.375)
+    assert data["per_photo"][1] == {
+        "file": "b.jpg",
+        "expected": GRID,
+        "read": None,
+        "wrong_cells": 81,
+        "seconds": 0.5,
+        "error": "bad",
+    }
+
+
+@pytest.mark.usefixtures("fake_reader")
+def test_eval_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    photo_set(tmp_path, [5, 6, 7, 8, 10])
+    assert main(["eval", str(tmp_path), "--json", "--split", "val"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["photos"] == 2 and data["grids_exact"] == 2
+    assert [p["file"] for p in data["per_photo"]] == ["image5.jpg", "image10.jpg"]
+    assert main(["eval", str(tmp_path), "--limit", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("photos: 3\ngrids read exactly: 1/3")
+
+
+def test_eval_command_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", str(tmp_path / "nowhere")]) == 2
+    assert "sudoku-lens: error: no such folder or file" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["eval", str(tmp_path), "--limit", "0"])
+
+
+@pytest.mark.skipif(not MODEL_PATH.is_file(), reason=f"{MODEL_PATH} not found")
+def test_read_command(capsys: pytest.CaptureFixture[str]) -> None:
+    photo = DATA / "printed" / "image1083.jpg"
+    if not photo.is_file():
+        pytest.skip(f"{photo} not found: this test needs ../shared/data/wicht-v2-train")
+    assert main(["read", str(photo), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["grid"] == read_dat(photo.with_suffix(".dat"))
+    assert data["rotation"] == 180
+    assert len(data["corners"]) == 4 and len(data["confidence"]) == 81
+    assert data["corners"][0][1] > data["corners"][2][1], "upright top-left is the image's bottom"
+    assert 0 < data["seconds"] < 5
+    assert main(["read", str(photo)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "+-------+-------+-------+" and len(lines) == 13
+
+
+def test_read_command_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "empty.jpg"
+    path.write_bytes(b"")
+    assert main(["read", str(path)]) == 2
+    assert capsys.readouterr().err.strip() == f"sudoku-lens: error: {path} is empty"

@@ -1,0 +1,225 @@
+"""Loading images safely: every kind of bad input gives one clear ImageError, EXIF is applied."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudoku_lens.errors import ImageError
+from sudoku_lens.read import image_io
+from sudoku_lens.read.image_io import load_image, probe_image
+
+
+def photo(width: int = 64, height: int = 48) -> np.ndarray:
+    """A small BGR test picture whose orientation is visible (distinct corners)."""
+    image = np.zeros((height, width, 3), np.uint8)
+    image[: height // 2, : width // 2] = (0, 0, 255)
+    image[: height // 2, width // 2 :] = (0, 255, 0)
+    image[height // 2 :, : width // 2] = (255, 0, 0)
+    image[height // 2 :, width // 2 :] = (255, 255, 255)
+    return image
+
+
+def encode(image: np.ndarray, ext: str = ".jpg") -> bytes:
+    ok, data = cv2.imencode(ext, image)
+    assert ok
+    return data.tobytes()
+
+
+def png_chunk(kind: bytes, payload: bytes) -> bytes:
+    crc = zlib.crc32(kind + payload) & 0xFFFFFFFF
+    return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", crc)
+
+
+def png_bomb(width: int, height: int) -> bytes:
+    """A tiny PNG whose header declares a huge image (its pixel data is a few zero bytes)."""
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    data = zlib.compress(b"\0" * 1024)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + png_chunk(b"IHDR", header)
+        + png_chunk(b"IDAT", data)
+        + png_chunk(b"IEND", b"")
+    )
+
+
+def jpeg_with_size(width: int, height: int) -> bytes:
+    """A real small JPEG whose frame header is rewritten to declare width x height."""
+    data = bytearray(encode(photo()))
+    pos = 2
+    while data[pos + 1] not in (0xC0, 0xC1, 0xC2):
+        pos += 2 + struct.unpack(">H", data[pos + 2 : pos + 4])[0]
+    data[pos + 5 : pos + 9] = struct.pack(">HH", height, width)
+    return bytes(data)
+
+
+def with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """Insert an APP1 EXIF segment holding only an Orientation tag after the JPEG's SOI."""
+    ifd = struct.pack("<H", 1) + struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0)
+    tiff = b"II*\x00" + struct.pack("<I", 8) + ifd + struct.pack("<I", 0)
+    payload = b"Exif\x00\x00" + tiff
+    segment = b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
+    return jpeg[:2] + segment + jpeg[2:]
+
+
+@pytest.fixture
+def no_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make any call to OpenCV's decoder fail the test: refusals must come before decoding."""
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the image was decoded")
+
+    monkeypatch.setattr(image_io.cv2, "imdecode", refuse)
+
+
+def test_path_bytes_and_array_give_the_same_image(tmp_path: Path) -> None:
+    data = encode(photo(), ".png")
+    path = tmp_path / "picture.png"
+    path.write_bytes(data)
+    from_path = load_image(path)
+    assert from_path.shape == (48, 64, 3) and from_path.dtype == np.uint8
+    assert np.array_equal(from_path, load_image(str(path)))
+    assert np.array_equal(from_path, load_image(data))
+    assert np.array_equal(from_path, load_image(bytearray(data)))
+    assert np.array_equal(from_path, photo())
+
+
+@pytest.mark.parametrize("ext", [".jpg", ".png", ".bmp", ".webp", ".tiff", ".ppm", ".gif"])
+def test_supported_formats_decode(ext: str) -> None:
+    image = load_image(encode(photo(), ext))
+    assert image.shape == (48, 64, 3)
+    assert probe_image(encode(photo(), ext))[1:] == (64, 48)
+
+
+def test_arrays_are_converted_to_bgr() -> None:
+    gray = np.full((10, 20), 77, np.uint8)
+    assert load_image(gray).shape == (10, 20, 3)
+    assert (load_image(gray) == 77).all()
+    bgra = np.dstack([photo(), np.full((48, 64), 255, np.uint8)])
+    assert np.array_equal(load_image(bgra), photo())
+    source = photo()
+    copy = load_image(source)
+    copy[0, 0] = 1
+    assert source[0, 0, 0] == 0, "load_image must not hand back the caller's own array"
+
+
+@pytest.mark.parametrize(
+    ("array", "message"),
+    [
+        (np.zeros((10, 10), np.float32), "must be uint8"),
+        (np.zeros((0, 10, 3), np.uint8), "empty"),
+        (np.zeros((10, 10, 2), np.uint8), "HxW, HxWx3 or HxWx4"),
+    ],
+)
+def test_bad_arrays(array: np.ndarray, message: str) -> None:
+    with pytest.raises(ImageError, match=message):
+        load_image(array)
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ImageError, match="no such file: .*nothing.jpg"):
+        load_image(tmp_path / "nothing.jpg")
+
+
+def test_directory(tmp_path: Path) -> None:
+    with pytest.raises(ImageError, match="is a directory, not an image file"):
+        load_image(tmp_path)
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "empty.jpg"
+    path.write_bytes(b"")
+    with pytest.raises(ImageError, match="empty.jpg is empty"):
+        load_image(path)
+
+
+def test_text_file(tmp_path: Path) -> None:
+    path = tmp_path / "notes.jpg"
+    path.write_text("this is not a photo\n")
+    with pytest.raises(ImageError, match=r"notes.jpg is not an image \(expected JPEG, PNG"):
+        load_image(path)
+
+
+@pytest.mark.parametrize("keep", [0.3, 0.6, 0.95])
+def test_truncated_jpeg(keep: float) -> None:
+    data = encode(np.random.default_rng(1).integers(0, 255, (200, 300, 3), np.uint8))
+    with pytest.raises(ImageError, match="truncated or corrupt JPEG"):
+        load_image(data[: int(len(data) * keep)])
+
+
+def test_truncated_header() -> None:
+    with pytest.raises(ImageError, match="truncated or corrupt PNG"):
+        load_image(encode(photo(), ".png")[:12])
+
+
+@pytest.mark.usefixtures("no_decoding")
+def test_png_bomb_is_refused_from_its_header() -> None:
+    with pytest.raises(
+        ImageError, match="30000x30000 pixels; images of 20000x20000 pixels or more"
+    ):
+        load_image(png_bomb(30000, 30000))
+
+
+@pytest.mark.usefixtures("no_decoding")
+def test_jpeg_bomb_is_refused_from_its_header() -> None:
+    with pytest.raises(ImageError, match="20000x20000 pixels; images of 20000x20000"):
+        load_image(jpeg_with_size(20000, 20000))
+
+
+@pytest.mark.usefixtures("no_decoding")
+def test_long_thin_bomb_is_refused() -> None:
+    with pytest.raises(ImageError, match="65535x8000 pixels"):
+        load_image(png_bomb(65535, 8000))
+
+
+def test_largest_allowed_header_passes_the_check() -> None:
+    assert probe_image(png_bomb(19999, 19999)) == ("PNG", 19999, 19999)
+
+
+@pytest.mark.usefixtures("no_decoding")
+def test_oversized_file_is_refused_before_reading(tmp_path: Path) -> None:
+    path = tmp_path / "huge.jpg"
+    with path.open("wb") as handle:
+        handle.truncate(60 * 1024 * 1024)
+    with pytest.raises(ImageError, match="huge.jpg is 60 MB; files over 50 MB are refused"):
+        load_image(path)
+
+
+def test_zero_size_header() -> None:
+    with pytest.raises(ImageError, match="corrupt JPEG file .*0x48"):
+        load_image(jpeg_with_size(0, 48))
+
+
+@pytest.mark.parametrize(("orientation", "turns"), [(1, 0), (6, -1), (3, 2), (8, 1)])
+def test_exif_orientation_is_applied_like_imread(
+    tmp_path: Path, orientation: int, turns: int
+) -> None:
+    raw = encode(photo(96, 64))
+    data = with_exif_orientation(raw, orientation)
+    stored = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR)
+    loaded = load_image(data)
+    assert np.array_equal(loaded, np.rot90(stored, turns))
+    path = tmp_path / "tagged.jpg"
+    path.write_bytes(data)
+    assert np.array_equal(load_image(path), cv2.imread(str(path)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    prefix=st.sampled_from([b"", b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"BM", b"GIF89a", b"P6\n"]),
+    body=st.binary(max_size=300),
+)
+def test_garbage_only_ever_raises_image_error(prefix: bytes, body: bytes) -> None:
+    try:
+        image = load_image(prefix + body)
+    except ImageError as exc:
+        assert "\n" not in str(exc)
+    else:
+        assert image.ndim == 3 and image.shape[2] == 3

@@ -1,0 +1,123 @@
+"""read_photo: digits, orientation, corners in the upright puzzle's order, sources and errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from sudoku_lens.errors import GridNotFoundError, ImageError
+from sudoku_lens.read import Reading, read_photo
+from sudoku_lens.read.digits import MODEL_PATH
+from sudoku_lens.read.reader import upright_corners
+from test_grid import PUZZLE, VIEWS, photograph
+
+DATA = Path(__file__).parents[1].parent / "shared" / "data" / "wicht-v2-train"
+
+pytestmark = pytest.mark.skipif(
+    not MODEL_PATH.is_file(),
+    reason=f"{MODEL_PATH} not found: reading needs the shipped digit model",
+)
+
+
+def expected_grid(photo: Path) -> np.ndarray:
+    lines = photo.with_suffix(".dat").read_text().splitlines()[2:11]
+    return np.array([[int(v) for v in line.split()] for line in lines], np.uint8)
+
+
+def data_photo(name: str) -> Path:
+    path = DATA / name
+    if not path.is_file():
+        pytest.skip(f"{path} not found: this test needs ../shared/data/wicht-v2-train")
+    return path
+
+
+def test_upright_corners_follow_the_turns() -> None:
+    corners = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float32)
+    assert upright_corners(corners, 0).tolist() == corners.tolist()
+    # A quarter turn clockwise brings the image's bottom-left corner to the top-left.
+    assert upright_corners(corners, 1).tolist() == [[0, 10], [0, 0], [10, 0], [10, 10]]
+    assert upright_corners(corners, 2).tolist() == [[10, 10], [0, 10], [0, 0], [10, 0]]
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_synthetic_grid_in_every_orientation(turns: int) -> None:
+    corners = np.array(VIEWS["perspective"], np.float32)
+    image = photograph(corners)
+    image = np.ascontiguousarray(np.rot90(image, -turns))
+    height, width = photograph(corners).shape[:2]
+    turned = corners.copy()
+    for _ in range(turns):
+        # Where a point lands when the image turns a quarter clockwise.
+        turned = np.stack([height - 1 - turned[:, 1], turned[:, 0]], axis=1)
+        height, width = width, height
+    reading = read_photo(image)
+    assert isinstance(reading, Reading)
+    assert reading.rotation == (360 - 90 * turns) % 360
+    read = "".join(str(v) for v in reading.givens.ravel())
+    assert sum(a != b for a, b in zip(read, PUZZLE, strict=True)) <= 3
+    assert np.linalg.norm(reading.corners - turned, axis=1).max() < 3.0
+
+
+@pytest.mark.parametrize(
+    ("name", "rotation"),
+    [
+        ("printed/image10.jpg", 0),
+        ("printed/image1045.jpg", 0),
+        ("printed/image1040.jpg", 270),
+        ("printed/image1083.jpg", 180),
+    ],
+)
+def test_real_photos_are_read_exactly(name: str, rotation: int) -> None:
+    photo = data_photo(name)
+    reading = read_photo(photo)
+    assert reading.rotation == rotation
+    assert np.array_equal(reading.givens, expected_grid(photo))
+    assert reading.givens.dtype == np.uint8 and reading.givens.shape == (9, 9)
+    assert reading.probabilities.shape == (9, 9, 10)
+    assert np.allclose(reading.probabilities.sum(axis=2), 1.0, atol=1e-3)
+    assert reading.confidence.shape == (9, 9)
+    assert reading.image.shape == cv2.imread(str(photo)).shape
+
+
+def test_turned_photo_reads_the_same_with_matching_corners() -> None:
+    photo = data_photo("printed/image10.jpg")
+    image = cv2.imread(str(photo))
+    upright = read_photo(image)
+    turned_image = np.ascontiguousarray(np.rot90(image, 1))
+    turned = read_photo(turned_image)
+    assert np.array_equal(turned.givens, upright.givens)
+    assert turned.rotation == 90
+    height = image.shape[0]
+    width = image.shape[1]
+    # np.rot90(image, 1) turns counter-clockwise: (x, y) goes to (y, width - 1 - x).
+    moved = np.stack([upright.corners[:, 1], width - 1 - upright.corners[:, 0]], axis=1)
+    assert np.linalg.norm(turned.corners - moved, axis=1).max() < 3.0
+    assert turned.image.shape == (width, height, 3)
+
+
+def test_path_bytes_and_array_sources_agree() -> None:
+    photo = data_photo("printed/image40.jpg")
+    from_path = read_photo(photo)
+    from_bytes = read_photo(photo.read_bytes())
+    from_array = read_photo(cv2.imread(str(photo)))
+    assert np.array_equal(from_path.givens, from_bytes.givens)
+    assert np.array_equal(from_path.givens, from_array.givens)
+    assert np.allclose(from_path.corners, from_array.corners)
+
+
+def test_timings_per_stage() -> None:
+    reading = read_photo(photograph(np.array(VIEWS["frontal"], np.float32)))
+    assert set(reading.timings) == {"decode", "grid", "cells", "digits", "total"}
+    assert all(v >= 0 for v in reading.timings.values())
+    stages = sum(v for k, v in reading.timings.items() if k != "total")
+    assert reading.timings["total"] == pytest.approx(stages)
+
+
+def test_no_grid_and_not_an_image() -> None:
+    with pytest.raises(GridNotFoundError, match="no Sudoku grid found"):
+        read_photo(np.full((480, 640, 3), 210, np.uint8))
+    with pytest.raises(ImageError, match="not an image"):
+        read_photo(b"plain text, not a picture")
