@@ -1,0 +1,57 @@
+"""`sudoku-lens train`: train the digit classifier from fonts and labelled photos, export ONNX."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Register the `train` subcommand."""
+    parser = subparsers.add_parser(
+        "train",
+        help="train the digit classifier (needs the 'train' extra: torch, onnx, Pillow)",
+        description=(
+            "Train the digit classifier on digits rendered from fonts and on the cells of the "
+            "training photos (photo N is kept for validation iff N %% 5 == 0), export it to ONNX "
+            "and report accuracy on the validation photos. Same seed, same model."
+        ),
+    )
+    parser.add_argument(
+        "--data", required=True, type=Path, help="wicht-v2-train folder (printed/, outlines.csv)"
+    )
+    parser.add_argument("--out", required=True, type=Path, help="where to write the .onnx model")
+    parser.add_argument("--epochs", type=int, default=5, help="training epochs (default 5)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument(
+        "--fonts",
+        type=Path,
+        nargs="+",
+        metavar="DIR",
+        help="font folders or files to render digits from (default: /usr/share/fonts)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Train, write the model, print the validation report; exit code 0."""
+    from sudoku_lens.errors import SudokuLensError
+
+    if args.epochs < 1:
+        raise SudokuLensError("--epochs must be at least 1")
+    try:
+        from sudoku_lens.train.pipeline import run_training
+    except ModuleNotFoundError as exc:
+        raise SudokuLensError(
+            f"training needs {exc.name}: pip install 'sudoku-lens[train]'"
+        ) from exc
+
+    def log(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    report = run_training(
+        args.data, args.out, epochs=args.epochs, seed=args.seed, font_dirs=args.fonts, log=log
+    )
+    print("\n".join(report.lines()))
+    return 0

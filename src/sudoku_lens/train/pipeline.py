@@ -1,0 +1,283 @@
+"""Train the digit classifier end to end: data, orientation of the photos, training, export, report.
+
+1. Render the digits of every font found into synthetic cell crops (plus empty cells).
+2. Train a first model on those alone, and use it to find each photo's rotation: the one under
+   which its reading agrees best with the photo's (upright) .dat labels.
+3. Cut the training photos' cells (several jittered cuts each), turn them upright, add them to
+   the synthetic set and train the final model; validation photos (N % 5 == 0) are never used.
+4. Export to ONNX, check that ONNX Runtime agrees with PyTorch, and report on the validation photos.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+from tqdm import tqdm
+
+from sudoku_lens.errors import SudokuLensError
+from sudoku_lens.read.digits import SIZE, DigitClassifier, orient, prepare_cells, rotate_grid
+from sudoku_lens.train.fonts import find_fonts, render_digit_glyphs
+from sudoku_lens.train.model import DigitNet, export_onnx
+from sudoku_lens.train.photos import Photo, cut_cells, load_photos
+from sudoku_lens.train.synth_cells import sheet_style, synth_cell
+
+Log = Callable[[str], None]
+
+
+def _progress(iterable: Iterable, desc: str, total: int | None = None) -> Iterable:
+    return tqdm(iterable, desc=desc, total=total, disable=not sys.stderr.isatty(), leave=False)
+
+
+@dataclass
+class Dataset:
+    """Prepared images (N, SIZE, SIZE) float32 and labels (N,) int64."""
+
+    images: np.ndarray
+    labels: np.ndarray
+
+    @staticmethod
+    def concat(parts: list[Dataset]) -> Dataset:
+        return Dataset(
+            np.concatenate([p.images for p in parts]), np.concatenate([p.labels for p in parts])
+        )
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+
+def _usable(images: np.ndarray, labels: np.ndarray) -> Dataset:
+    """Drop digit samples that preparation made blank: they would teach that blank is a digit."""
+    filled = images.reshape(len(images), -1).max(axis=1) > 0
+    keep = filled | (labels == 0)
+    return Dataset(images[keep], labels[keep].astype(np.int64))
+
+
+def synthetic_set(
+    glyph_sets: list[list[np.ndarray]], count: int, seed: int, sheet: int = 27
+) -> Dataset:
+    """Render `count` synthetic cells in sheets that share a style, as if cut from one photo.
+
+    A sheet is prepared together (`prepare_cells`), as the runtime does with a grid; about 40%
+    of its cells hold digits, mostly of one font.
+    """
+    rng = np.random.default_rng(seed)
+    images, labels = [], []
+    for start in _progress(range(0, count, sheet), "synthetic cells"):
+        style = sheet_style(rng)
+        font = int(rng.integers(len(glyph_sets)))
+        size = min(sheet, count - start)
+        digits = np.where(rng.random(size) < 0.4, rng.integers(1, 10, size), 0)
+        crops = []
+        for label in digits:
+            glyph = None
+            if label:
+                pick = font if rng.random() < 0.7 else int(rng.integers(len(glyph_sets)))
+                glyph = glyph_sets[pick][label - 1]
+            crops.append(synth_cell(glyph, rng, style))
+        images.append(prepare_cells(crops))
+        labels.append(digits)
+    return _usable(np.concatenate(images), np.concatenate(labels))
+
+
+def photo_images(photo: Photo, rng: np.random.Generator | None = None) -> np.ndarray:
+    """Prepared (9, 9, SIZE, SIZE) images of a photo's cells as they lie; jittered cut if rng."""
+    gray = cv2.imread(str(photo.path), cv2.IMREAD_GRAYSCALE)
+    if gray is None:
+        raise SudokuLensError(f"{photo.path}: cannot be read as an image")
+    return prepare_cells(cut_cells(gray, photo.corners, rng=rng)).reshape(9, 9, SIZE, SIZE)
+
+
+def _predict_fn(net: nn.Module) -> Callable[[np.ndarray], np.ndarray]:
+    def predict(images: np.ndarray) -> np.ndarray:
+        net.eval()
+        with torch.no_grad():
+            x = torch.from_numpy(np.ascontiguousarray(images, np.float32)).reshape(
+                -1, 1, SIZE, SIZE
+            )
+            return torch.softmax(net(x), dim=1).numpy()
+
+    return predict
+
+
+def find_rotation(
+    images: np.ndarray, labels: np.ndarray, predict: Callable[[np.ndarray], np.ndarray]
+) -> tuple[int, float, float]:
+    """The quarter turns clockwise under which the reading best matches the upright labels.
+
+    Only the labelled digits are compared (blank cells look alike in every orientation).
+    Returns (k, fraction of digits read as labelled under k, the same under the runner-up).
+    """
+    digits = labels.ravel() > 0
+    agree = []
+    for k in range(4):
+        turned = rotate_grid(images, k).reshape(81, SIZE, SIZE)[digits]
+        agree.append(float(np.mean(predict(turned).argmax(axis=1) == labels.ravel()[digits])))
+    order = np.argsort(agree)
+    return int(order[-1]), agree[order[-1]], agree[order[-2]]
+
+
+def train_net(
+    data: Dataset, *, epochs: int, seed: int, log: Log, batch: int = 128, lr: float = 3e-3
+) -> tuple[DigitNet, list[float]]:
+    """Train a fresh DigitNet on `data` with AdamW and a one-cycle schedule; mean loss per epoch."""
+    torch.manual_seed(seed)
+    net = DigitNet()
+    x = torch.from_numpy(data.images).unsqueeze(1)
+    y = torch.from_numpy(data.labels)
+    steps = max(1, (len(y) + batch - 1) // batch)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    gen = torch.Generator().manual_seed(seed)
+    losses = []
+    for epoch in range(epochs):
+        net.train()
+        order = torch.randperm(len(y), generator=gen)
+        total = 0.0
+        bar = _progress(range(steps), f"epoch {epoch + 1}/{epochs}")
+        for step in bar:
+            idx = order[step * batch : (step + 1) * batch]
+            xb = x[idx]
+            shift = torch.randint(-1, 2, (2,), generator=gen)
+            xb = torch.roll(xb, shifts=(int(shift[0]), int(shift[1])), dims=(2, 3))
+            loss = loss_fn(net(xb), y[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+        losses.append(total / len(y))
+        log(f"epoch {epoch + 1}/{epochs}: loss {losses[-1]:.4f}")
+    net.eval()
+    return net, losses
+
+
+@dataclass
+class Report:
+    """Validation figures on the held-out photos (read with the known corners)."""
+
+    photos: int = 0
+    cells: int = 0
+    correct: int = 0
+    exact: int = 0
+    orient_right: int = 0
+    confusion: np.ndarray = field(default_factory=lambda: np.zeros((10, 10), np.int64))
+    worst: list[tuple[str, int]] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        acc = self.correct / max(1, self.cells)
+        out = [
+            f"validation photos: {self.photos}, grids exact: {self.exact}, "
+            f"orientation right: {self.orient_right}",
+            f"cell accuracy: {acc:.4%} ({self.cells - self.correct} wrong of {self.cells})",
+            "confusion (rows: true 0-9, columns: read 0-9):",
+        ]
+        out += ["  " + " ".join(f"{v:5d}" for v in row) for row in self.confusion]
+        per_class = np.diag(self.confusion) / np.maximum(1, self.confusion.sum(axis=1))
+        out.append("per class: " + " ".join(f"{d}:{a:.3f}" for d, a in enumerate(per_class)))
+        bad = [f"{name}:{n}" for name, n in sorted(self.worst, key=lambda t: -t[1]) if n]
+        out.append("photos with errors: " + (", ".join(bad) if bad else "none"))
+        return out
+
+
+def evaluate(photos: list[Photo], rotations: dict[int, int], clf: DigitClassifier) -> Report:
+    """Read each photo's cells with `orient` and compare with its labels (known corners)."""
+    report = Report()
+    for photo in _progress(photos, "validation"):
+        gray = cv2.imread(str(photo.path), cv2.IMREAD_GRAYSCALE)
+        k, probs = orient(cut_cells(gray, photo.corners), clf)
+        read = probs.argmax(axis=2)
+        truth = photo.labels.astype(np.int64)
+        wrong = int(np.sum(read != truth))
+        report.photos += 1
+        report.cells += 81
+        report.correct += 81 - wrong
+        report.exact += wrong == 0
+        report.orient_right += k == rotations.get(photo.number, -1)
+        np.add.at(report.confusion, (truth.ravel(), read.ravel()), 1)
+        report.worst.append((photo.path.name, wrong))
+    return report
+
+
+def run_training(
+    data_dir: Path,
+    out: Path,
+    *,
+    epochs: int = 5,
+    seed: int = 0,
+    font_dirs: list[Path] | None = None,
+    synthetic: int = 24000,
+    photo_variants: int = 4,
+    log: Log = print,
+) -> Report:
+    """Run the whole recipe (see the module docstring) and write the ONNX model to `out`."""
+    start = time.perf_counter()
+    torch.set_num_threads(2)
+    photos = load_photos(Path(data_dir))
+    if not photos:
+        raise SudokuLensError(f"{data_dir}: no printed photos with corners in outlines.csv")
+    train_photos = [p for p in photos if not p.validation]
+    val_photos = [p for p in photos if p.validation]
+    glyph_sets = render_digit_glyphs(find_fonts(font_dirs))
+    log(
+        f"{len(glyph_sets)} distinct fonts; "
+        f"photos: {len(train_photos)} train, {len(val_photos)} validation"
+    )
+
+    synth = synthetic_set(glyph_sets, synthetic, seed)
+    log(f"synthetic cells: {len(synth)} ({time.perf_counter() - start:.0f} s)")
+    first, _ = train_net(synth, epochs=2, seed=seed, log=log)
+    predict = _predict_fn(first)
+
+    rotations: dict[int, int] = {}
+    clean: dict[int, np.ndarray] = {}
+    for photo in _progress(photos, "orienting photos"):
+        images = photo_images(photo)
+        k, best, runner_up = find_rotation(images, photo.labels, predict)
+        if best < 0.5 or runner_up > 0.6 * best:
+            log(
+                f"{photo.path.name}: labels match no orientation clearly "
+                f"({best:.0%} vs {runner_up:.0%} of digits), skipped"
+            )
+            continue
+        rotations[photo.number] = k
+        clean[photo.number] = images
+    turns = np.bincount(list(rotations.values()), minlength=4)
+    log(f"photo rotations (k=0..3 quarter turns clockwise): {turns.tolist()}")
+
+    rng = np.random.default_rng(seed + 1)
+    parts = []
+    for photo in _progress(train_photos, "photo cells"):
+        if photo.number not in rotations:
+            continue
+        k = rotations[photo.number]
+        variants = [clean[photo.number]]
+        variants += [photo_images(photo, rng) for _ in range(photo_variants - 1)]
+        for images in variants:
+            upright = rotate_grid(images, k).reshape(81, SIZE, SIZE)
+            parts.append(_usable(upright, photo.labels.ravel()))
+    real = Dataset.concat(parts)
+    log(f"photo cells: {len(real)} ({time.perf_counter() - start:.0f} s)")
+
+    data = Dataset.concat([synth, real])
+    net, _ = train_net(data, epochs=epochs, seed=seed, log=log)
+    export_onnx(net, Path(out))
+    clf = DigitClassifier(out)
+    check = data.images[:512]
+    gap = float(np.abs(clf.predict_prepared(check) - _predict_fn(net)(check)).max())
+    if gap > 1e-4:
+        raise SudokuLensError(f"ONNX export disagrees with PyTorch (max difference {gap:.2e})")
+    log(
+        f"wrote {out} ({Path(out).stat().st_size / 1024:.0f} KiB), ONNX matches PyTorch ({gap:.1e})"
+    )
+    report = evaluate(val_photos, rotations, clf)
+    log(f"done in {time.perf_counter() - start:.0f} s")
+    return report
