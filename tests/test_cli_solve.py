@@ -84,17 +84,25 @@ def test_bad_input_is_one_error_line_and_exit_2(capsys, puzzle: str, message: st
 
 
 def test_files_that_hold_no_puzzle_text(capsys, tmp_path: Path) -> None:
-    photo = tmp_path / "photo.bin"
-    photo.write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00")
+    binary = tmp_path / "data.bin"
+    binary.write_bytes(b"\x00\x01\x02 not text \x00")
     empty = tmp_path / "empty.txt"
     empty.write_text("# nothing here\n\n")
     for source, message in [
-        (photo, "is not a text file of puzzles"),
+        (binary, "is not a text file of puzzles"),
         (tmp_path, "is not a file of puzzles"),
         (empty, "no puzzle found in"),
     ]:
         code, _, err = run([str(source)], capsys)
         assert code == 2 and message in err
+
+
+def test_a_photo_is_recognised_by_its_content(capsys, tmp_path: Path) -> None:
+    photo = tmp_path / "photo.bin"
+    photo.write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00")
+    code, out, err = run([str(photo)], capsys)
+    assert code == 2 and out == ""
+    assert err == f"sudoku-lens: error: {photo} is a truncated or corrupt JPEG file\n"
 
 
 def test_a_grid_file_and_stdin(capsys, tmp_path: Path, monkeypatch) -> None:

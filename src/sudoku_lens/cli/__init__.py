@@ -12,7 +12,7 @@ import sys
 
 from sudoku_lens.errors import SudokuLensError
 
-SUBCOMMANDS = ("solve", "read", "eval", "train", "live", "serve", "bench")
+SUBCOMMANDS = ("solve", "read", "eval", "train", "live", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,13 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in SUBCOMMANDS:
-        try:
-            module = importlib.import_module(f"sudoku_lens.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"sudoku_lens.cli.{name}":
-                continue
-            raise
-        module.add_parser(subparsers)
+        importlib.import_module(f"sudoku_lens.cli.{name}").add_parser(subparsers)
     return parser
 
 

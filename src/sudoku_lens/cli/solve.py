@@ -1,4 +1,7 @@
-"""`sudoku-lens solve PUZZLE`: solve puzzle text given as a line, a puzzle file, or `-` for stdin.
+"""`sudoku-lens solve PUZZLE`: solve a photo, or puzzle text given as a line, a file, or `-`.
+
+A photo (recognised by its content, or by an image file name) is read, solved and written with
+the answer drawn in (see `cli/solve_photo.py`).
 
 One puzzle prints its solution as a boxed grid and a line; a file of several puzzles (or any
 input with `-o`) is a batch with one output line per puzzle, in input order. Exit code 0 only
@@ -14,6 +17,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sudoku_lens.cli.solve_photo import add_photo_arguments, looks_like_image, run_photo
 from sudoku_lens.errors import PuzzleFormatError, SudokuLensError
 
 if TYPE_CHECKING:
@@ -39,19 +43,22 @@ def add_parser(subparsers: Any) -> None:
     """Register `solve` on the top-level parser."""
     parser = subparsers.add_parser(
         "solve",
-        help="solve a puzzle: an 81-character line, a puzzle file, or - for stdin",
-        description="Solve Sudoku puzzles and prove each solution unique. PUZZLE is an "
-        "81-character line (0 or . for empty cells), a file with one puzzle per line or 9-row "
-        "grids (blank lines and # comments skipped), or - to read standard input. Exit code 0 "
-        "only when every puzzle has exactly one solution.",
+        help="solve a photo, an 81-character puzzle line, a puzzle file, or - for stdin",
+        description="Solve Sudoku puzzles and prove each solution unique. PUZZLE is a photo of "
+        "a Sudoku (the answer is drawn into it), an 81-character line (0 or . for empty cells), "
+        "a file with one puzzle per line or 9-row grids (blank lines and # comments skipped), or "
+        "- to read standard input. Exit code 0 only when every puzzle has exactly one solution.",
     )
-    parser.add_argument("puzzle", metavar="PUZZLE", help="puzzle line, puzzle file, or -")
+    parser.add_argument(
+        "puzzle", metavar="PUZZLE", help="photo, puzzle line, puzzle file, or -"
+    )
     parser.add_argument(
         "-o",
         "--output",
         metavar="FILE",
-        help="write one line per puzzle to FILE, in input order: the 81-digit solution, or "
-        "'error: ...' for a puzzle with no solution, several, or unreadable text",
+        help="for a photo: the picture to write (.png or .jpg; default <photo>-solved.png); "
+        "for puzzle text: write one line per puzzle to FILE, in input order: the 81-digit "
+        "solution, or 'error: ...' for a puzzle with no solution, several, or unreadable text",
     )
     parser.add_argument(
         "--json",
@@ -65,6 +72,7 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help="solve a batch in N processes (default 1)",
     )
+    add_photo_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -102,8 +110,13 @@ def read_text(source: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Solve the text puzzle(s) named by `args.puzzle`."""
+    """Solve the photo or the text puzzle(s) named by `args.puzzle`."""
     from sudoku_lens.puzzle.text import read_puzzles
+
+    if args.puzzle != "-" and looks_like_image(args.puzzle):
+        return run_photo(args)
+    if args.debug is not None:
+        raise SudokuLensError("--debug applies to photos only")
 
     start = time.perf_counter()
     entries = read_puzzles(read_text(args.puzzle))

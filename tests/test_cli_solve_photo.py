@@ -1,0 +1,198 @@
+"""`sudoku-lens solve PHOTO`: telling photos from puzzle text, output, messages and exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from sudoku_lens.cli.solve_photo import add_photo_arguments, looks_like_image, run_photo
+from sudoku_lens.errors import GridNotFoundError, ImageError, SudokuLensError
+from sudoku_lens.puzzle import format_grid, grid_from_line
+from sudoku_lens.read.digits import MODEL_PATH
+from sudoku_lens.solve import count_solutions
+from sudoku_lens.synth import place_in_scene, render_grid
+
+MAGIC = {
+    "jpeg": b"\xff\xd8\xff\xe0\x00\x10JFIF\x00",
+    "png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+    "bmp": b"BM6\x00\x00\x00\x00\x00\x00\x00\x36\x00\x00\x00\x28\x00\x00\x00",
+    "gif": b"GIF89a\x01\x00\x01\x00",
+    "tiff-le": b"II*\x00\x08\x00\x00\x00",
+    "tiff-be": b"MM\x00*\x00\x00\x00\x08",
+    "webp": b"RIFF\x24\x00\x00\x00WEBPVP8 ",
+    "heic": b"\x00\x00\x00\x18ftypheic\x00\x00",
+    "pgm": b"P5\n4 4\n255\n",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(MAGIC))
+def test_image_content_is_recognised_whatever_the_name(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "puzzle.txt"
+    path.write_bytes(MAGIC[kind] + bytes(64))
+    assert looks_like_image(path)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "530070000600195000098000060800060003400803001700020006060000280000419005000080079",
+        "5 3 . . 7 . . . .\n6 . . 1 9 5 . . .\n",
+        "",
+        "P",
+        "BMW sudoku\n",
+    ],
+)
+def test_puzzle_text_files_are_not_images(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "puzzle"
+    path.write_text(text)
+    assert not looks_like_image(path)
+
+
+@pytest.mark.parametrize("suffix", [".png", ".jpg", ".bmp", ".tiff", ".webp"])
+def test_real_image_files_without_a_suffix_are_images(tmp_path: Path, suffix: str) -> None:
+    ok, data = cv2.imencode(suffix, np.full((8, 8, 3), 128, np.uint8))
+    assert ok
+    path = tmp_path / "scan"
+    path.write_bytes(data.tobytes())
+    assert looks_like_image(path)
+
+
+def test_image_names_count_even_when_missing_or_not_images(tmp_path: Path) -> None:
+    assert looks_like_image(tmp_path / "missing.JPG")
+    (tmp_path / "broken.png").write_text("not really")
+    assert looks_like_image(tmp_path / "broken.png")
+    assert not looks_like_image(tmp_path / "missing")
+    assert not looks_like_image(
+        "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+    )
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    """The photo part of the `solve` command line, as `cli/solve.py` wires it."""
+    parser = argparse.ArgumentParser(prog="sudoku-lens solve")
+    parser.add_argument("puzzle")
+    parser.add_argument("-o", "--output")
+    parser.add_argument("--json", action="store_true")
+    add_photo_arguments(parser)
+    return parser.parse_args(argv)
+
+
+def test_not_an_image_is_an_image_error(tmp_path: Path) -> None:
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(b"\xff\xd8\xff garbage")
+    with pytest.raises(ImageError):
+        run_photo(parse([str(path)]))
+
+
+def test_blank_photo_is_grid_not_found(tmp_path: Path) -> None:
+    path = tmp_path / "blank.png"
+    cv2.imwrite(str(path), np.full((300, 400, 3), 255, np.uint8))
+    with pytest.raises(GridNotFoundError):
+        run_photo(parse([str(path), "--debug", str(tmp_path / "debug")]))
+    assert (tmp_path / "debug" / "1-binarised.png").is_file()
+    assert (tmp_path / "debug" / "2-outlines.png").is_file()
+
+
+needs_model = pytest.mark.skipif(
+    not MODEL_PATH.exists(),
+    reason=f"digit model {MODEL_PATH} not found: train it (sudoku-lens train) to run these tests",
+)
+
+PUZZLE = grid_from_line(
+    "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+)
+SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+
+
+def write_photo(path: Path, puzzle: np.ndarray, seed: int = 5) -> Path:
+    """Save an easy synthetic photo of `puzzle`, printed as it is, to `path`."""
+    rng = np.random.default_rng(seed)
+    photo = place_in_scene(
+        render_grid(puzzle, rng), rng, "easy", puzzle=puzzle, solution=puzzle, rotation=0
+    )
+    cv2.imwrite(str(path), photo.image)
+    return path
+
+
+@needs_model
+def test_solved_photo_prints_both_grids_and_writes_the_answer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photo = write_photo(tmp_path / "paper.jpg", PUZZLE)
+    out = tmp_path / "answer.png"
+
+    assert run_photo(parse([str(photo), "-o", str(out)])) == 0
+
+    printed = capsys.readouterr().out
+    assert "read:" in printed and "solution:" in printed
+    assert f"wrote the solved photo to {out}" in printed
+    assert format_grid(PUZZLE).splitlines()[1] in printed
+    assert cv2.imread(str(out)).shape == cv2.imread(str(photo)).shape
+
+
+@needs_model
+def test_default_output_goes_to_the_current_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photo = write_photo(tmp_path / "paper.jpg", PUZZLE)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+
+    assert run_photo(parse([str(photo)])) == 0
+
+    assert (work / "paper-solved.png").is_file()
+    assert "paper-solved.png" in capsys.readouterr().out
+
+
+@needs_model
+def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    photo = write_photo(tmp_path / "paper.png", PUZZLE)
+    out = tmp_path / "answer.png"
+
+    assert run_photo(parse([str(photo), "--json", "-o", str(out)])) == 0
+
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["status"] == "solved"
+    assert summary["solution"] == SOLUTION
+    assert len(summary["grid"]) == 81
+    assert summary["corrected_cells"] == []
+    assert len(summary["corners"]) == 4
+    assert summary["output"] == str(out)
+    assert summary["seconds"] > 0
+
+
+@needs_model
+@pytest.mark.parametrize("kind", ["no solution", "several solutions"])
+def test_unsolvable_puzzle_exits_1_with_the_grid_printed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    # Too few givens for a repair of three cells to give one solution.
+    if kind == "no solution":
+        line = "012340000500000000600000000700000000800000000900000000000000000000000000000000000"
+    else:
+        line = "123000000000000000000000004000090000000456000000000000500000000000000000000000789"
+    puzzle = grid_from_line(line)
+    assert count_solutions(puzzle) == (0 if kind == "no solution" else 2)
+    photo = write_photo(tmp_path / "paper.png", puzzle)
+
+    assert run_photo(parse([str(photo), "-o", str(tmp_path / "out.png")])) == 1
+
+    captured = capsys.readouterr()
+    assert format_grid(puzzle) in captured.out
+    assert f"has {kind}" in captured.err
+    assert "solution:" not in captured.out
+    assert (tmp_path / "out.png").is_file()
+
+
+def test_unwritable_output_is_refused_before_reading(tmp_path: Path) -> None:
+    photo = tmp_path / "never-read.jpg"
+    with pytest.raises(SudokuLensError, match="no directory"):
+        run_photo(parse([str(photo), "-o", str(tmp_path / "nowhere" / "out.png")]))
+    with pytest.raises(SudokuLensError, match=r"\.png or \.jpg"):
+        run_photo(parse([str(photo), "-o", str(tmp_path / "out.unknown")]))
