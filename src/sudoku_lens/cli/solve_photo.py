@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sudoku_lens.errors import SudokuLensError
+from sudoku_lens.read.formats import HEAD_BYTES, image_format, unsupported_format
 
 if TYPE_CHECKING:
     from sudoku_lens.pipeline import PhotoSolution
@@ -42,17 +43,6 @@ IMAGE_SUFFIXES = frozenset(
 )
 """File name endings taken as photos even when the content is not recognised (to say why)."""
 
-_MAGIC = (
-    b"\xff\xd8\xff",  # JPEG
-    b"\x89PNG\r\n\x1a\n",
-    b"GIF87a",
-    b"GIF89a",
-    b"II*\x00",  # TIFF, little-endian
-    b"MM\x00*",  # TIFF, big-endian
-)
-_BMP_HEADER_SIZES = frozenset({12, 16, 40, 52, 56, 64, 108, 124})
-
-
 def looks_like_image(path: str | os.PathLike[str]) -> bool:
     """True when `path` names an image file: by its first bytes, or by its name ending.
 
@@ -65,18 +55,10 @@ def looks_like_image(path: str | os.PathLike[str]) -> bool:
         return True
     try:
         with candidate.open("rb") as handle:
-            head = handle.read(32)
+            head = handle.read(HEAD_BYTES)
     except (OSError, ValueError):
         return False
-    if head.startswith(_MAGIC):
-        return True
-    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
-        return True
-    if head[:2] == b"BM" and head[6:10] == bytes(4):
-        return int.from_bytes(head[14:18], "little") in _BMP_HEADER_SIZES
-    if head[4:8] == b"ftyp" and head[8:12] in (b"heic", b"heix", b"mif1", b"msf1", b"avif"):
-        return True
-    return len(head) > 2 and head[:1] == b"P" and head[1:2] in b"123456" and head[2:3].isspace()
+    return image_format(head) is not None or unsupported_format(head) is not None
 
 
 def add_photo_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,7 +1,26 @@
-"""Reading a Sudoku from a photo: image loading, grid location, digit reading, orientation."""
+"""Reading a Sudoku from a photo: image loading, grid location, digit reading, orientation.
 
-from sudoku_lens.read.grid import GridLocation, locate_grid
-from sudoku_lens.read.image_io import load_image
-from sudoku_lens.read.reader import Reading, read_photo
+The names below load on first use, so that `sudoku_lens.read.formats` (stdlib only) can be
+imported by the command line without loading OpenCV.
+"""
 
-__all__ = ["GridLocation", "Reading", "load_image", "locate_grid", "read_photo"]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "GridLocation": "sudoku_lens.read.grid",
+    "locate_grid": "sudoku_lens.read.grid",
+    "load_image": "sudoku_lens.read.image_io",
+    "Reading": "sudoku_lens.read.reader",
+    "read_photo": "sudoku_lens.read.reader",
+}
+
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'sudoku_lens.read' has no attribute {name!r}")

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from sudoku_lens.errors import ImageError
+from sudoku_lens.read.formats import SUPPORTED, image_format, unsupported_format
 
 MAX_SIDE_PIXELS = 20_000
 """Images of MAX_SIDE_PIXELS x MAX_SIDE_PIXELS pixels or more are refused."""
@@ -23,7 +24,6 @@ MAX_PIXELS = MAX_SIDE_PIXELS * MAX_SIDE_PIXELS
 MAX_BYTES = 50 * 1024 * 1024
 """Encoded files larger than this are refused before being read."""
 
-SUPPORTED = "JPEG, PNG, BMP, GIF, WebP, TIFF or PNM"
 
 _JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
@@ -85,33 +85,17 @@ def probe_image(data: bytes, *, name: str = "image data") -> tuple[str, int, int
 
     Raises `ImageError` when the data is not one of the supported formats or its header is cut.
     """
-    kind = _format_of(data)
+    kind = image_format(data)
     if kind is None:
+        other = unsupported_format(data)
+        if other is not None:
+            raise ImageError(f"{name} is a {other} file, which is not supported: export it as JPEG")
         raise ImageError(f"{name} is not an image (expected {SUPPORTED})")
     try:
         width, height = _HEADER_READERS[kind](data)
     except (struct.error, IndexError, KeyError, ValueError):
         raise ImageError(f"{name} is a truncated or corrupt {kind} file") from None
     return kind, width, height
-
-
-def _format_of(data: bytes) -> str | None:
-    """Name of the image format that `data` starts with, or None if it is none we accept."""
-    if data[:3] == b"\xff\xd8\xff":
-        return "JPEG"
-    if data[:8] == b"\x89PNG\r\n\x1a\n":
-        return "PNG"
-    if data[:2] == b"BM":
-        return "BMP"
-    if data[:6] in (b"GIF87a", b"GIF89a"):
-        return "GIF"
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "WebP"
-    if data[:4] in (b"II*\x00", b"MM\x00*"):
-        return "TIFF"
-    if len(data) > 2 and data[:1] == b"P" and data[1:2] in b"1234567" and data[2:3].isspace():
-        return "PNM"
-    return None
 
 
 def _read_file(path: Path) -> bytes:

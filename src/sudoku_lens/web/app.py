@@ -36,13 +36,12 @@ from sudoku_lens.errors import ImageError, SudokuLensError
 from sudoku_lens.live import LiveSolver
 from sudoku_lens.pipeline import solve_photo
 from sudoku_lens.puzzle import format_line, parse_puzzle
+from sudoku_lens.read.formats import SUPPORTED, image_format, unsupported_format
 from sudoku_lens.read.image_io import load_image
 from sudoku_lens.read.reader import read_photo
 from sudoku_lens.solve import solve
 from sudoku_lens.web.limits import (
     BodySizeLimit,
-    image_kind_hint,
-    looks_like_image,
     too_large_message,
 )
 from sudoku_lens.web.live import live_frame_json, new_live_solver
@@ -298,11 +297,11 @@ def check_image_bytes(data: bytes) -> bytes:
     """Return `data` if it looks like an image; 415 if it is something else, 422 if empty."""
     if not data:
         raise ImageError("the uploaded file is empty")
-    if not looks_like_image(data):
+    if image_format(data) is None:
+        other = unsupported_format(data)
+        hint = f" ({other} files are not supported: export the photo as JPEG)" if other else ""
         raise HTTPException(
-            415,
-            "the upload is not an image: send a JPEG, PNG, BMP, GIF, WebP, TIFF or PNM photo"
-            + image_kind_hint(data),
+            415, f"the upload is not an image: send a {SUPPORTED} photo{hint}"
         )
     return data
 

@@ -1,4 +1,4 @@
-"""Guards for untrusted uploads: a request-body size cap and an image check by content.
+"""Guards for untrusted uploads: a request-body size cap answered before the body is read.
 
 The size cap is an ASGI middleware so that an oversized upload is refused from its
 Content-Length header before any of it is read, and a body sent without one (chunked) is cut off
@@ -15,18 +15,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 BODY_OVERHEAD = 64 * 1024
 """Bytes allowed on top of the upload limit for multipart boundaries, headers and form fields."""
 
-_SIGNATURES: tuple[tuple[int, bytes], ...] = (
-    (0, b"\xff\xd8\xff"),  # JPEG
-    (0, b"\x89PNG\r\n\x1a\n"),
-    (0, b"GIF87a"),
-    (0, b"GIF89a"),
-    (0, b"BM"),
-    (0, b"II*\x00"),  # TIFF, little-endian
-    (0, b"MM\x00*"),  # TIFF, big-endian
-    (8, b"WEBP"),
-)
-
-
 class UploadTooLarge(HTTPException):
     """Raised while a request body streams in past the size cap; answered as 413."""
 
@@ -37,26 +25,6 @@ class UploadTooLarge(HTTPException):
 def too_large_message(limit: int) -> str:
     """The 413 message for an upload cap of `limit` bytes."""
     return f"the upload is too large: the limit is {limit / 2**20:.3g} MB"
-
-
-def looks_like_image(data: bytes) -> bool:
-    """Whether `data` starts with the signature of an image format the reader decodes.
-
-    This is the cheap content check behind 415 answers; the full header and pixel checks happen
-    when the image is decoded, and a file that passes here but fails there is a 422.
-    """
-    if any(data[offset : offset + len(magic)] == magic for offset, magic in _SIGNATURES):
-        return True
-    return len(data) > 2 and data[:1] == b"P" and data[1:2] in b"1234567" and data[2:3].isspace()
-
-
-def image_kind_hint(data: bytes) -> str:
-    """A short note naming a well-known format we do not decode, for the 415 message."""
-    if data[4:8] == b"ftyp" and data[8:12] in (b"heic", b"heix", b"mif1", b"msf1", b"avif"):
-        return " (HEIC/AVIF photos are not supported: export the photo as JPEG)"
-    if data[:4] == b"%PDF":
-        return " (a PDF was sent: send a photo or a screenshot instead)"
-    return ""
 
 
 class BodySizeLimit:
