@@ -18,7 +18,7 @@ from sudoku_lens.cli import main
 from sudoku_lens.draw import draw_solution
 from sudoku_lens.errors import ImageError
 from sudoku_lens.live import LiveResult, LiveSettings, LiveSolver, LiveState
-from sudoku_lens.live.check import GivensCheck, cell_ink, visible_cells
+from sudoku_lens.live.check import GivensCheck, cell_ink, missed_digits, visible_cells
 from sudoku_lens.live.smoothing import CornerFilter
 from sudoku_lens.live.tracking import CornerTracker
 from sudoku_lens.read.digits import MODEL_PATH
@@ -301,6 +301,58 @@ def test_the_ink_check_tells_the_puzzle_from_another(short_video: SyntheticVideo
     assert differ >= 15
 
 
+def test_the_ink_check_spots_a_printed_digit_read_as_empty(short_video: SyntheticVideo) -> None:
+    video = short_video
+    corners = video.truth[0].corners / 2
+    ink = cell_ink(small_gray(video.frame(0)), corners)
+    visible = visible_cells(corners, 640, 360)
+    puzzle = video.puzzles[0].copy()
+    assert missed_digits(puzzle, ink, visible) == 0
+    dropped = tuple(np.argwhere(puzzle > 0)[0])
+    puzzle[dropped] = 0
+    assert missed_digits(puzzle, ink, visible) == 1
+
+
+@needs_model
+def test_a_read_that_misses_a_printed_digit_is_not_drawn(
+    short_video: SyntheticVideo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sudoku_lens.read.reader as reader
+
+    video = short_video
+    real_read = reader.read_photo
+    calls = []
+
+    def read_missing_one(frame: np.ndarray) -> reader.Reading:
+        """The real grid and corners with the true givens, but one printed digit read as an
+        empty cell on the first four reads (the puzzle still has a unique solution)."""
+        reading = real_read(frame)
+        givens = video.puzzles[0].copy()
+        if len(calls) < 4:
+            givens[tuple(np.argwhere(givens > 0)[0])] = 0
+        calls.append(1)
+        return replace(reading, givens=givens, probabilities=np.eye(10, dtype=np.float32)[givens])
+
+    monkeypatch.setattr(reader, "read_photo", read_missing_one)
+    solver = LiveSolver(LiveSettings(banner=False))
+    results = [solver.process(video.frame(i)) for i in range(8)]
+    assert [r.state for r in results[:5]] == [LiveState.READING] * 5
+    assert not any(r.drawn for r in results[:5])
+    assert results[-1].drawn
+    np.testing.assert_array_equal(results[-1].puzzle, video.puzzles[0])
+
+
+@needs_model
+def test_a_change_of_frame_size_starts_following_afresh(short_video: SyntheticVideo) -> None:
+    solver = LiveSolver()
+    for i in range(4):
+        solver.process(short_video.frame(i))
+    turned = np.ascontiguousarray(cv2.rotate(short_video.frame(4), cv2.ROTATE_90_CLOCKWISE))
+    result = solver.process(turned)
+    assert result.frame.shape == turned.shape
+    assert result.corners is None or result.corners[:, 0].max() <= turned.shape[1]
+
+
 def test_frames_without_a_grid_get_the_searching_banner_only() -> None:
     frame = np.full((360, 640, 3), 200, np.uint8)
     solver = LiveSolver()
@@ -365,7 +417,11 @@ def test_cli_prints_the_counts(
     [
         (["--video", "{tmp}/missing.mp4"], "video not found"),
         (["--video", "{tmp}/junk.mp4"], "cannot read"),
+        (["--video", "{tmp}/junk.txt"], "cannot read"),
+        (["--video", "{tmp}"], "it is a folder"),
         (["--video", "{tmp}/junk.mp4", "--output", "{tmp}/no/such/out.mp4"], "does not exist"),
+        (["--video", "{tmp}/junk.mp4", "--output", "{tmp}/out.txt"], "give a .mp4"),
+        (["--video", "{tmp}/junk.mp4", "--output", "{tmp}"], "it is a folder"),
         (["--camera", "97", "--output", "{tmp}/cam.mp4"], "camera 97 is not available"),
         (["--camera", "0"], "nothing to do"),
         pytest.param(
@@ -376,10 +432,14 @@ def test_cli_prints_the_counts(
     ],
 )
 def test_cli_bad_input_gets_one_clear_line(
-    args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    args: list[str], message: str, tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "junk.mp4").write_bytes(b"this is not a video" * 100)
+    (tmp_path / "junk.txt").write_text("this is not a video either\n")
     argv = ["live", *(a.format(tmp=tmp_path) for a in args)]
     assert main(argv) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1].startswith("sudoku-lens: error: ") and message in err[-1]
+    captured = capfd.readouterr()
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1, "nothing but the error line, not even FFmpeg's or OpenCV's"
+    assert err[0].startswith("sudoku-lens: error: ") and message in err[0]
+    assert captured.out == ""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -36,7 +35,13 @@ def run(args: argparse.Namespace) -> int:
 
     from sudoku_lens.errors import SudokuLensError
     from sudoku_lens.live import LiveSolver
-    from sudoku_lens.live.stream import NO_GUI_MESSAGE, open_capture, open_window, run_stream
+    from sudoku_lens.live.stream import (
+        NO_GUI_MESSAGE,
+        check_output,
+        open_capture,
+        open_window,
+        run_stream,
+    )
 
     show = bool(args.show)
     if show and not open_window():
@@ -47,10 +52,8 @@ def run(args: argparse.Namespace) -> int:
     if args.camera is not None and not show and args.output is None:
         raise SudokuLensError("nothing to do: give --output OUT.mp4 and/or --show for a camera")
 
-    if args.output is not None and not Path(args.output).parent.is_dir():
-        raise SudokuLensError(
-            f"cannot write {args.output}: folder {Path(args.output).parent} does not exist"
-        )
+    if args.output is not None:
+        check_output(args.output)
 
     capture = open_capture(video=args.video, camera=args.camera)
     total = int(capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if args.video else 0

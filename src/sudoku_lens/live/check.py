@@ -19,6 +19,8 @@ _INNER = slice(CELL // 4, CELL - CELL // 4)
 _PAPER_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
 _MIN_CONTRAST = 0.12
 """Least darkening, as a fraction of the paper's brightness, that counts as ink."""
+_MISSED_FLOOR = 0.08
+"""Least ink fraction of a cell read as empty that can count as a missed digit."""
 _TARGET = np.array([[0, 0], [_SIDE, 0], [_SIDE, _SIDE], [0, _SIDE]], np.float32)
 
 
@@ -76,3 +78,13 @@ class GivensCheck:
         """(cells whose ink disagrees with the givens, cells compared), over the visible cells."""
         differ = ((ink > self.threshold) != self.filled) & visible
         return int(differ.sum()), int(visible.sum())
+
+
+def missed_digits(puzzle: np.ndarray, ink: np.ndarray, visible: np.ndarray) -> int:
+    """Visible cells the puzzle leaves empty that hold as much ink as its givens typically do:
+    printed digits the read missed, on which the answer would be drawn over the print."""
+    filled = np.asarray(puzzle).reshape(9, 9) > 0
+    if not filled.any():
+        return 0
+    strong = max(_MISSED_FLOOR, 0.5 * float(np.median(ink[filled])))
+    return int(((ink > strong) & ~filled & visible).sum())

@@ -12,6 +12,10 @@ puzzle has been read on `confirm_reads` frames in a row; from then on it is foll
   another one replaces it, no grid means the page is gone;
 - the answer is rendered once per puzzle and only warped onto each frame (`SolutionOverlay`).
 
+A read that leaves empty a cell holding as much ink as a printed digit (`missed_digits`) is not
+confirmed: its answer would be drawn over the print. Such a read breaks the run of agreeing
+reads, and the grid stays in the reading state until a read without that flaw comes.
+
 When the grid is lost the solver starts looking again; a puzzle confirmed before is recognised
 on the first frame it is read again.
 """
@@ -27,7 +31,7 @@ import cv2
 import numpy as np
 
 from sudoku_lens.errors import GridNotFoundError, ImageError
-from sudoku_lens.live.check import GivensCheck, cell_ink, visible_cells
+from sudoku_lens.live.check import GivensCheck, cell_ink, missed_digits, visible_cells
 from sudoku_lens.live.overlay import SolutionOverlay, draw_banner
 from sudoku_lens.live.smoothing import CornerFilter
 from sudoku_lens.live.tracking import CornerTracker, quad_area
@@ -156,6 +160,7 @@ class LiveSolver:
         self._votes = 0
         self._answer: _Answer | None = None
         self._known: OrderedDict[bytes, _Answer] = OrderedDict()
+        self._shape: tuple[int, int] | None = None
 
     def reset(self) -> None:
         """Forget everything: the next frame is treated as the first of a new stream."""
@@ -167,6 +172,7 @@ class LiveSolver:
         self._candidate, self._votes = None, 0
         self._answer = None
         self._known.clear()
+        self._shape = None
 
     def process(self, frame: np.ndarray, timestamp: float | None = None) -> LiveResult:
         """Process the next frame (BGR uint8) taken at `timestamp` seconds; returns its result.
@@ -178,6 +184,11 @@ class LiveSolver:
             raise ImageError("a live frame must be a BGR image (height x width x 3, uint8)")
         stamp = self._index / self.settings.fps if timestamp is None else float(timestamp)
         self._index += 1
+        if frame.shape[:2] != self._shape:
+            # Another frame size (a camera switched or rotated): the followed grid is gone.
+            self._shape = (frame.shape[0], frame.shape[1])
+            self._tracker.reset()
+            self._filter.reset()
         scale = min(1.0, self.settings.track_width / frame.shape[1])
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         if scale < 1.0:
@@ -297,11 +308,17 @@ class LiveSolver:
         return _Read(corners, fixed.grid, Status(fixed.status), fixed.solution)
 
     def _take(self, read: _Read, frame: np.ndarray, gray: np.ndarray, scale: float) -> None:
-        """Count a read towards confirming its puzzle; confirm it when enough reads agree."""
+        """Count a read towards confirming its puzzle; confirm it when enough reads agree and
+        none of its empty cells shows a printed digit."""
         known = self._known.get(read.key)
         if known is not None:
             self._known.move_to_end(read.key)
             self._answer = known
+            self._candidate, self._votes = None, 0
+            return
+        ink = cell_ink(gray, read.corners * scale)
+        visible = visible_cells(read.corners * scale, gray.shape[1], gray.shape[0])
+        if missed_digits(read.puzzle, ink, visible):
             self._candidate, self._votes = None, 0
             return
         if self._candidate is not None and read.key == self._candidate.key:
@@ -314,7 +331,7 @@ class LiveSolver:
         overlay = None
         if read.status is Status.SOLVED and read.solution is not None:
             overlay = SolutionOverlay(read.puzzle, read.solution, read.corners)
-        check = GivensCheck(read.puzzle, cell_ink(gray, read.corners * scale))
+        check = GivensCheck(read.puzzle, ink)
         self._answer = self._known[read.key] = _Answer(read, overlay, check)
         while len(self._known) > _KNOWN:
             self._known.popitem(last=False)

@@ -5,9 +5,11 @@ The command line's `live` is a thin layer over `open_capture`, `open_writer` and
 
 from __future__ import annotations
 
+import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,9 +21,12 @@ from sudoku_lens.live.solver import LiveResult, LiveSolver, LiveState
 
 WINDOW = "sudoku-lens live"
 NO_GUI_MESSAGE = (
-    "this OpenCV build cannot open a window (headless); for a live view run `sudoku-lens serve` "
-    "and use the web page's camera mode, or write the annotated video with --output"
+    "cannot open a window (this OpenCV build is headless, or there is no display); for a live "
+    "view run `sudoku-lens serve` and use the web page's camera mode, or write the annotated "
+    "video with --output"
 )
+VIDEO_SUFFIXES = (".mp4", ".m4v", ".mov")
+"""Names the annotated video may have (MPEG-4 in an MP4 or QuickTime container)."""
 
 
 @dataclass
@@ -85,27 +90,44 @@ def _line(grid: np.ndarray | None) -> str | None:
     return None if grid is None else "".join(str(int(v)) for v in np.asarray(grid).ravel())
 
 
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """Silence OpenCV's and FFmpeg's own messages (written straight to file descriptor 2) while
+    a video or camera is opened: a failure is reported as one clear line instead."""
+    from cv2.utils import logging as cv_logging
+
+    level = cv_logging.getLogLevel()
+    cv_logging.setLogLevel(cv_logging.LOG_LEVEL_SILENT)
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        cv_logging.setLogLevel(level)
+
+
 def open_capture(*, video: str | Path | None = None, camera: int | None = None) -> cv2.VideoCapture:
     """Open a video file or a camera by index; SudokuLensError when it cannot be read."""
     if (video is None) == (camera is None):
         raise SudokuLensError("give either a video file or a camera index")
     if video is not None:
         path = Path(video)
+        if path.is_dir():
+            raise SudokuLensError(f"cannot read {path}: it is a folder, not a video file")
         if not path.is_file():
             raise SudokuLensError(f"video not found: {path}")
-        capture = cv2.VideoCapture(str(path))
+        with _quiet():
+            capture = cv2.VideoCapture(str(path))
         if not capture.isOpened():
             capture.release()
             raise SudokuLensError(f"cannot read {path}: not a video this OpenCV build can decode")
         return capture
-    from cv2.utils import logging as cv_logging
-
-    level = cv_logging.getLogLevel()
-    cv_logging.setLogLevel(cv_logging.LOG_LEVEL_ERROR)
-    try:
+    with _quiet():
         capture = cv2.VideoCapture(int(camera))  # type: ignore[arg-type]
-    finally:
-        cv_logging.setLogLevel(level)
     if not capture.isOpened():
         capture.release()
         raise SudokuLensError(
@@ -115,19 +137,39 @@ def open_capture(*, video: str | Path | None = None, camera: int | None = None) 
     return capture
 
 
+def check_output(path: str | Path) -> Path:
+    """`path` as a Path when an annotated video can be written there; SudokuLensError (one clear
+    line) when it names a folder, has no video suffix, or its folder is missing or read-only."""
+    path = Path(path)
+    if path.is_dir():
+        raise SudokuLensError(f"cannot write {path}: it is a folder; give a file name like out.mp4")
+    if path.suffix.lower() not in VIDEO_SUFFIXES:
+        raise SudokuLensError(f"cannot write {path}: give a {' or '.join(VIDEO_SUFFIXES)} name")
+    folder = path.parent
+    if not folder.is_dir():
+        raise SudokuLensError(f"cannot write {path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise SudokuLensError(f"cannot write {path}: permission denied")
+    return path
+
+
 def open_writer(path: str | Path, fps: float, size: tuple[int, int]) -> cv2.VideoWriter:
     """An MP4 (mp4v) writer for frames of `size` (width, height); SudokuLensError if it fails."""
-    path = Path(path)
-    if not path.parent.is_dir():
-        raise SudokuLensError(f"cannot write {path}: folder {path.parent} does not exist")
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+    path = check_output(path)
+    with _quiet():
+        writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
     if not writer.isOpened():
-        raise SudokuLensError(f"cannot write a video to {path} (use a .mp4 name)")
+        raise SudokuLensError(f"cannot write a video to {path}")
     return writer
 
 
 def open_window() -> bool:
-    """Open the preview window; False when OpenCV has no GUI backend (the headless build)."""
+    """Open the preview window; False when OpenCV has no GUI backend (the headless build) or,
+    on Linux, there is no display to open it on (some backends abort the process then)."""
+    if sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    ):
+        return False
     try:
         cv2.namedWindow(WINDOW, cv2.WINDOW_NORMAL)
     except cv2.error:
