@@ -8,9 +8,11 @@ import base64
 import itertools
 import re
 import socket
+import struct
 import sys
 import threading
 import time
+import zlib
 
 import cv2
 import httpx
@@ -56,6 +58,13 @@ def client():
 
 def post_photo(client: TestClient, route: str, data: bytes, **form: str) -> httpx.Response:
     return client.post(route, files={"file": ("photo.jpg", data, "image/jpeg")}, data=form)
+
+
+def png_header(width: int, height: int) -> bytes:
+    """The signature and header chunk of an RGB PNG of this size, with no pixel data."""
+    fields = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    crc = struct.pack(">I", zlib.crc32(b"IHDR" + fields))
+    return b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + fields + crc
 
 
 def decode_data_url(url: str) -> np.ndarray:
@@ -214,10 +223,42 @@ def test_a_file_that_is_not_an_image_is_a_415_whatever_its_name(client, content,
     assert "not an image" in error and hint in error
 
 
+@pytest.mark.parametrize(("width", "height"), [(30000, 30000), (12000, 9000)])
+def test_an_image_of_too_many_pixels_is_a_422_before_decoding(client, width, height):
+    for route in ("/api/read", "/api/solve"):
+        response = post_photo(client, route, png_header(width, height))
+        assert response.status_code == 422
+        assert f"{width}x{height} pixels" in response.json()["error"]
+
+
+def test_the_pixel_limit_can_be_set():
+    small = TestClient(create_app(max_megapixels=0.1, warm_up=False))
+    response = post_photo(small, "/api/read", jpeg(np.zeros((400, 400, 3), np.uint8)))
+    assert response.status_code == 422
+    assert "0.1 megapixels" in response.json()["error"]
+
+
 def test_a_missing_file_field_is_a_422_naming_it(client):
     response = client.post("/api/read", data={"grid": PUZZLE})
     assert response.status_code == 422
     assert "file" in response.json()["error"]
+
+
+@pytest.mark.parametrize("boundary", ["; boundary=xyz", ""])
+def test_a_malformed_multipart_body_is_a_json_400(client, boundary):
+    response = client.post(
+        "/api/read",
+        content=b"not multipart at all",
+        headers={"content-type": f"multipart/form-data{boundary}"},
+    )
+    assert response.status_code == 400
+    assert "multipart" in response.json()["error"].lower()
+
+
+def test_a_file_sent_as_a_text_field_is_a_422_naming_it(client):
+    response = client.post("/api/read", data={"file": "photo.jpg"})
+    assert response.status_code == 422
+    assert response.json()["error"].startswith("file:")
 
 
 def test_an_upload_over_the_limit_is_a_413_by_its_content_length():
@@ -293,6 +334,28 @@ def test_solve_grid_rejects_illegal_puzzles_with_a_422(client, puzzle, words):
         assert word in error
 
 
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        (b"", ["request body", "required"]),
+        (b"{", ["not valid json"]),
+        (b"null", ["request body"]),
+        (b"[]", ["request body"]),
+        (b'{"puzzle": 5}', ["puzzle", "string"]),
+        (b'{"puzzle": null}', ["puzzle", "string"]),
+        (b'{"puzzle": ["1"]}', ["puzzle", "string"]),
+    ],
+)
+def test_solve_grid_with_a_malformed_body_is_a_422_saying_why(client, body, words):
+    response = client.post(
+        "/api/solve-grid", content=body, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 422
+    error = response.json()["error"].lower()
+    for word in words:
+        assert word in error
+
+
 def test_solve_grid_without_a_puzzle_field_is_a_422(client):
     response = client.post("/api/solve-grid", json={"grid": PUZZLE})
     assert response.status_code == 422
@@ -353,6 +416,21 @@ def test_live_frame_errors(client, url, content, status):
     response = client.post(url, content=content, headers={"content-type": "image/jpeg"})
     assert response.status_code == status
     assert response.json()["error"]
+
+
+def test_a_live_session_survives_frames_of_another_size(client):
+    """A camera switched mid-session sends frames of a new size: no 500, the session restarts."""
+    video = synth_video(3, schedule=((0, 6),), size=(640, 480), fps=15.0)
+    for index, frame in enumerate(video):
+        if index % 2:
+            frame = cv2.resize(frame, (480, 360))
+        response = client.post(
+            f"/api/live-frame?session=resized-session&t={index / 15:.3f}",
+            content=jpeg(frame, 80),
+            headers={"content-type": "image/jpeg"},
+        )
+        assert response.status_code == 200, response.text
+        assert response.json()["width"] == frame.shape[1]
 
 
 def test_session_cache_keeps_the_most_recently_used():
@@ -422,7 +500,13 @@ def test_many_clients_at_once_are_all_served_by_a_bounded_pool(monkeypatch):
 
 
 def serve_args(**overrides):
-    args = {"host": "127.0.0.1", "port": 0, "workers_pool": None, "max_upload_mb": 15.0}
+    args = {
+        "host": "127.0.0.1",
+        "port": 0,
+        "workers_pool": None,
+        "max_upload_mb": 15.0,
+        "max_megapixels": 100.0,
+    }
     args.update(overrides)
     return argparse.Namespace(**args)
 
@@ -460,11 +544,14 @@ def test_serve_options_are_parsed():
             "3",
             "--max-upload-mb",
             "5",
+            "--max-megapixels",
+            "50",
         ]
     )
-    assert (args.host, args.port, args.workers_pool, args.max_upload_mb) == (
+    assert (args.host, args.port, args.workers_pool, args.max_upload_mb, args.max_megapixels) == (
         "0.0.0.0",
         9000,
         3,
         5.0,
+        50.0,
     )

@@ -1,12 +1,14 @@
 """The web page in a real browser: Debian's Chromium driven by Playwright against a live server.
 
-Covers uploading a photo and seeing the answer, fixing a digit and seeing the puzzle re-solved,
-the phone-width layout, and camera mode fed a fake camera made of generated video frames.
+Covers uploading or dropping a photo and seeing the answer, fixing a digit and seeing the puzzle
+re-solved, the phone-width layout, and camera mode fed a fake camera made of generated video
+frames.
 Screenshots go to the system temp folder (`sudoku-lens-web-*.png`) for a look by eye.
 """
 
 from __future__ import annotations
 
+import base64
 import socket
 import tempfile
 import threading
@@ -153,6 +155,23 @@ def test_upload_shows_the_answer_and_the_grid(page, photo):
     page.screenshot(path=str(SHOTS / "sudoku-lens-web-photo.png"), full_page=True)
 
 
+def test_dropping_a_photo_on_the_page_reads_it(page, photo):
+    shot, path = photo
+    transfer = page.evaluate_handle(
+        """(b64) => {
+            const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+            const transfer = new DataTransfer();
+            transfer.items.add(new File([bytes], "dropped.jpg", { type: "image/jpeg" }));
+            return transfer;
+        }""",
+        base64.b64encode(path.read_bytes()).decode("ascii"),
+    )
+    page.dispatch_event("#drop", "drop", {"dataTransfer": transfer})
+    page.wait_for_selector("#result:not([hidden])")
+    expect(page.locator("#message")).to_contain_text("Solved")
+    assert grid_state(page)[0] == format_line(shot.puzzle)
+
+
 def test_fixing_a_digit_re_solves_the_puzzle(page, photo):
     shot, path = photo
     upload(page, path)
@@ -244,6 +263,6 @@ def test_camera_mode_draws_the_answer_on_the_live_picture(page, video):
     fps = float(page.get_attribute("#camera-fps", "data-fps"))
     page.screenshot(path=str(SHOTS / "sudoku-lens-web-camera.png"), full_page=True)
     print(f"camera mode: {fps:.1f} frames per second")
-    assert fps >= 5
+    assert fps >= 10, f"camera mode ran at {fps:.1f} frames per second, the goal is 10"
     page.click("#camera-toggle")
     assert page.inner_text("#camera-toggle") == "Start camera"

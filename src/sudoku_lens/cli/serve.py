@@ -40,6 +40,13 @@ def add_parser(subparsers: Any) -> None:
         metavar="MB",
         help="largest photo accepted, in MB (default: %(default)g)",
     )
+    parser.add_argument(
+        "--max-megapixels",
+        type=_positive_float,
+        default=100.0,
+        metavar="MP",
+        help="largest image accepted, in millions of pixels (default: %(default)g)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -55,7 +62,11 @@ def run(args: argparse.Namespace) -> int:
                 f"the web server needs {exc.name}: pip install 'sudoku-lens[web]'"
             ) from None
         raise
-    app = create_app(max_upload_mb=args.max_upload_mb, pool_size=args.workers_pool)
+    app = create_app(
+        max_upload_mb=args.max_upload_mb,
+        max_megapixels=args.max_megapixels,
+        pool_size=args.workers_pool,
+    )
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host

@@ -37,7 +37,7 @@ from sudoku_lens.live import LiveSolver
 from sudoku_lens.pipeline import solve_photo
 from sudoku_lens.puzzle import format_line, parse_puzzle
 from sudoku_lens.read.formats import SUPPORTED, image_format, unsupported_format
-from sudoku_lens.read.image_io import load_image
+from sudoku_lens.read.image_io import load_image, probe_image
 from sudoku_lens.read.reader import read_photo
 from sudoku_lens.solve import solve
 from sudoku_lens.web.limits import (
@@ -53,6 +53,9 @@ STATIC_DIR = Path(__file__).with_name("static")
 MAX_IMAGE_SIDE = 1600
 """The annotated photo sent back is scaled down to this many pixels on its long side."""
 JPEG_QUALITY = 85
+MAX_MEGAPIXELS = 100.0
+"""Uploads of more pixels than this are refused before decoding: a small, highly compressed
+file can otherwise unpack into gigabytes (a 1 MB PNG of 19000x19000 pixels takes 2.5 GB)."""
 SESSION_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
 
 _PAGE_HEADERS = {
@@ -153,7 +156,10 @@ class LiveFrameResult(BaseModel):
 ERRORS: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorBody, "description": "upload over the size limit"},
     415: {"model": ErrorBody, "description": "the upload is not an image"},
-    422: {"model": ErrorBody, "description": "corrupt image, no grid found, or an illegal puzzle"},
+    422: {
+        "model": ErrorBody,
+        "description": "corrupt image, too many pixels, no grid found, or an illegal puzzle",
+    },
 }
 
 
@@ -168,24 +174,33 @@ def default_pool_size() -> int:
 def create_app(
     *,
     max_upload_mb: float = 15.0,
+    max_megapixels: float = MAX_MEGAPIXELS,
     pool_size: int | None = None,
     live_sessions: int = 32,
     warm_up: bool = True,
 ) -> FastAPI:
     """Build the web app.
 
-    `max_upload_mb` caps each upload (413 above it), `pool_size` is the number of requests whose
-    image work may run at once (others wait their turn), `live_sessions` the number of camera
-    sessions kept, and `warm_up` loads the digit model at start-up so the first photo is fast.
+    `max_upload_mb` caps each upload (413 above it), `max_megapixels` the pixels of its image
+    (422 above it, read from the file header before decoding), `pool_size` is the number of
+    requests whose image work may run at once (others wait their turn), `live_sessions` the number
+    of camera sessions kept, and `warm_up` loads the digit model at start-up so the first photo is
+    fast.
     """
-    if max_upload_mb <= 0:
-        raise ValueError("max_upload_mb must be positive")
+    if max_upload_mb <= 0 or max_megapixels <= 0:
+        raise ValueError("max_upload_mb and max_megapixels must be positive")
     upload_limit = int(max_upload_mb * 2**20)
     workers = pool_size if pool_size is not None else default_pool_size()
     if workers < 1:
         raise ValueError("pool_size must be at least 1")
     limiter: list[anyio.CapacityLimiter] = []
     sessions: SessionCache[LiveSolver] = SessionCache(new_live_solver, capacity=live_sessions)
+    max_pixels = int(max_megapixels * 1e6)
+
+    def sized(data: bytes) -> bytes:
+        """`data` if its header gives at most `max_pixels` pixels; called on a pool thread, as
+        walking a crafted JPEG header can take a second."""
+        return check_pixels(data, max_pixels)
 
     async def run_in_pool(func: Callable[[], T]) -> T:
         """Run `func` on a worker thread, at most `workers` at a time, queueing the rest."""
@@ -206,8 +221,8 @@ def create_app(
         description=(
             "Read a Sudoku from a photo, solve it, and draw the answer back onto the picture. "
             'Errors are JSON objects `{"error": "..."}`: 413 for an upload over the size '
-            "limit, 415 for a file that is not an image, 422 for a corrupt image, a photo "
-            "without a grid, or an illegal puzzle."
+            "limit, 415 for a file that is not an image, 422 for a corrupt image, one of too many "
+            "pixels, a photo without a grid, or an illegal puzzle."
         ),
         lifespan=lifespan,
     )
@@ -237,9 +252,11 @@ def create_app(
     async def read(file: PhotoFile) -> dict[str, Any]:
         """Read the givens of the Sudoku in a photo."""
         data = await read_upload(file)
-        return await run_in_pool(partial(_read_json, data))
+        return await run_in_pool(lambda: _read_json(sized(data)))
 
-    @app.post("/api/solve", response_model=SolveResult, responses=ERRORS, tags=["photos"])
+    @app.post(
+        "/api/solve", response_model=SolveResult, responses=ERRORS, tags=["photos"], summary="Solve"
+    )
     async def solve_route(
         file: PhotoFile,
         grid: GridOverride = None,
@@ -247,7 +264,7 @@ def create_app(
         """Read, solve and draw the answer onto a photo, optionally with a corrected grid."""
         data = await read_upload(file)
         override = _checked_puzzle(grid) if grid is not None and grid.strip() else None
-        return await run_in_pool(partial(_solve_json, data, override))
+        return await run_in_pool(lambda: _solve_json(sized(data), override))
 
     @app.post("/api/solve-grid", response_model=GridResult, responses=ERRORS, tags=["puzzles"])
     async def solve_grid(body: GridRequest) -> dict[str, Any]:
@@ -283,7 +300,7 @@ def create_app(
         data = check_image_bytes(await request.body())
 
         def work() -> dict[str, Any]:
-            frame = load_image(data)
+            frame = load_image(sized(data))
             with sessions.use(session) as solver:
                 return live_frame_json(solver, frame, t)
 
@@ -300,8 +317,18 @@ def check_image_bytes(data: bytes) -> bytes:
     if image_format(data) is None:
         other = unsupported_format(data)
         hint = f" ({other} files are not supported: export the photo as JPEG)" if other else ""
-        raise HTTPException(
-            415, f"the upload is not an image: send a {SUPPORTED} photo{hint}"
+        raise HTTPException(415, f"the upload is not an image: send a {SUPPORTED} photo{hint}")
+    return data
+
+
+def check_pixels(data: bytes, max_pixels: int) -> bytes:
+    """Return image `data` if its header gives at most `max_pixels` pixels; 422 otherwise, or when
+    the header is cut. Checked before decoding: a small file can unpack into gigabytes."""
+    _, width, height = probe_image(data, name="the uploaded image")
+    if width * height > max_pixels:
+        raise ImageError(
+            f"the uploaded image is {width}x{height} pixels; the limit is "
+            f"{max_pixels / 1e6:g} megapixels: send a smaller photo"
         )
     return data
 
@@ -324,14 +351,16 @@ def _corners_json(corners: np.ndarray) -> list[list[float]]:
 
 
 def _read_json(data: bytes) -> dict[str, Any]:
+    """What `sudoku-lens read PHOTO --json` prints, with the same rounding."""
     start = time.perf_counter()
     reading = read_photo(data)
+    seconds = reading.timings.get("total", time.perf_counter() - start)
     return {
         "grid": format_line(reading.givens),
         "corners": _corners_json(reading.corners),
         "rotation": int(reading.rotation),
-        "confidence": [round(float(c), 4) for c in np.asarray(reading.confidence).ravel()],
-        "seconds": round(time.perf_counter() - start, 4),
+        "confidence": [round(float(c), 3) for c in np.asarray(reading.confidence).ravel()],
+        "seconds": round(float(seconds), 4),
     }
 
 
@@ -393,6 +422,13 @@ def _validation_message(exc: RequestValidationError) -> str:
     """One line from FastAPI's validation errors, e.g. "file: Field required"."""
     parts = []
     for error in exc.errors():
-        where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query", "form"))
-        parts.append(f"{where}: {error.get('msg', 'invalid')}" if where else error.get("msg", ""))
+        loc = tuple(error.get("loc", ()))
+        msg = str(error.get("msg", "invalid"))
+        if error.get("type") == "json_invalid":
+            reason = (error.get("ctx") or {}).get("error", msg)
+            where = f" at character {loc[-1]}" if loc and isinstance(loc[-1], int) else ""
+            parts.append(f"the request body is not valid JSON: {reason}{where}")
+            continue
+        where = ".".join(str(p) for p in loc if p not in ("body", "query", "form"))
+        parts.append(f"{where}: {msg}" if where else f"request body: {msg}")
     return "; ".join(parts) or "invalid request"

@@ -15,6 +15,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 BODY_OVERHEAD = 64 * 1024
 """Bytes allowed on top of the upload limit for multipart boundaries, headers and form fields."""
 
+
 class UploadTooLarge(HTTPException):
     """Raised while a request body streams in past the size cap; answered as 413."""
 
