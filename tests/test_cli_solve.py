@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -199,3 +200,34 @@ def test_the_console_script_exit_codes(puzzle: str, code: int) -> None:
     if code == 2:
         assert done.stderr.startswith("sudoku-lens: error: not a legal puzzle")
         assert "Traceback" not in done.stderr
+
+
+def test_a_batch_as_json_has_the_same_shape_as_one_puzzle(capsys, tmp_path: Path) -> None:
+    out_path = tmp_path / "solutions.jsonl"
+    code, _, _ = run([str(batch_file(tmp_path)), "--json", "-o", str(out_path)], capsys)
+    records = [json.loads(row) for row in out_path.read_text().splitlines()]
+    assert code == 1 and len(records) == 6
+    for record in records:
+        assert {"puzzle", "status", "solution", "guesses", "seconds"} <= set(record)
+    assert records[0] == records[0] | {"puzzle": INKALA, "status": "solved", "solution": SOLUTION}
+    assert records[4]["status"] == "no solution" and records[4]["solution"] is None
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_the_progress_bar_shows_on_a_terminal_only(
+    capsys, tmp_path: Path, monkeypatch, terminal: bool
+) -> None:
+    path = tmp_path / "many.txt"
+    path.write_text("\n".join([INKALA, EASY] * 3000) + "\n")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: terminal)
+    code, _, err = run([str(path), "-o", str(tmp_path / "out.txt")], capsys)
+    assert code == 0 and err.rstrip().endswith("puzzles/s")
+    assert ("6000/6000" in err) is terminal
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_named_pipe_is_refused_without_waiting_on_it(capsys, tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code, _, err = run([str(fifo)], capsys)
+    assert code == 2 and err == f"sudoku-lens: error: {fifo} is not a file of puzzles\n"

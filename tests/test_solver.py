@@ -231,3 +231,30 @@ def test_benchmark_sets_solve_uniquely(name: str, count: int | None) -> None:
     assert all(status is Status.SOLVED for status in result.statuses)
     assert all(map(is_valid_solution, result.solutions, lines))
     assert max(result.seconds) < 0.005 * 10  # 5 ms per puzzle, with room for a busy machine
+
+
+def test_count_solutions_takes_any_integer_limit() -> None:
+    assert (
+        count_solutions(INKALA, limit=2**64) == 1
+    )  # beyond the core's 64 bits: capped, not wrapped
+    assert count_solutions(INKALA, limit=2**64 + 1) == 1
+    assert count_solutions("0" * 81, limit=np.int64(3)) == 3
+    with pytest.raises(TypeError):
+        count_solutions(INKALA, limit=1.5)
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        ([INKALA[:80], INKALA + "0"], "puzzle 1 is not an 81-character line"),
+        ([INKALA, "x" * 81], "puzzle 2 is not an 81-character line"),
+        ([INKALA, INKALA[:40] + "é" + INKALA[41:]], "puzzle 2 is not an 81-character line"),
+    ],
+)
+def test_batches_reject_lines_that_would_shift_or_break_the_rest(
+    lines: list[str], message: str
+) -> None:
+    with pytest.raises(PuzzleFormatError, match=message):
+        solve_lines(lines)
+    assert solve_lines([INKALA.replace("0", ".")]).solutions == [INKALA_SOLUTION]
+    assert solve_lines([]).statuses == []

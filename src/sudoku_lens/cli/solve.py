@@ -49,9 +49,7 @@ def add_parser(subparsers: Any) -> None:
         "a file with one puzzle per line or 9-row grids (blank lines and # comments skipped), or "
         "- to read standard input. Exit code 0 only when every puzzle has exactly one solution.",
     )
-    parser.add_argument(
-        "puzzle", metavar="PUZZLE", help="photo, puzzle line, puzzle file, or -"
-    )
+    parser.add_argument("puzzle", metavar="PUZZLE", help="photo, puzzle line, puzzle file, or -")
     parser.add_argument(
         "-o",
         "--output",

@@ -48,12 +48,15 @@ def looks_like_image(path: str | os.PathLike[str]) -> bool:
 
     Recognises JPEG, PNG, BMP, GIF, TIFF, WebP, PNM and HEIF/AVIF content (whatever the name), and
     any name ending in an image suffix (so a missing or corrupt photo is reported as an image
-    problem, not as bad puzzle text). Puzzle text and text files are never taken for images.
+    problem, not as bad puzzle text). Puzzle text and text files are never taken for images, and
+    only regular files are opened: reading a named pipe or a device could block forever.
     """
     candidate = Path(path)
     if candidate.suffix.lower() in IMAGE_SUFFIXES:
         return True
     try:
+        if not candidate.is_file():
+            return False
         with candidate.open("rb") as handle:
             head = handle.read(HEAD_BYTES)
     except (OSError, ValueError):

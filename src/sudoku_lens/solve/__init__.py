@@ -11,12 +11,14 @@ command line; `solve` and `count_solutions` accept text, a 9x9 or 81 array, or a
 
 from __future__ import annotations
 
+import operator
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from sudoku_lens.errors import PuzzleFormatError
 from sudoku_lens.puzzle.text import format_line
 from sudoku_lens.solve import _core
 
@@ -35,6 +37,8 @@ __all__ = [
 ]
 
 _CHUNK = 4096
+_MAX_LIMIT = 2**64 - 1  # the C core counts in 64 bits
+_LINE_CHARACTERS = frozenset("0123456789.")
 
 
 class Status(StrEnum):
@@ -93,9 +97,10 @@ def solve(puzzle: Any) -> Solution:
 
 def count_solutions(puzzle: Any, limit: int = 2) -> int:
     """The number of solutions of a puzzle, counting no further than `limit` (at least 1)."""
+    limit = operator.index(limit)
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
-    return _core.solve(format_line(puzzle), limit)[0]
+    return _core.solve(format_line(puzzle), min(limit, _MAX_LIMIT))[0]
 
 
 @dataclass(frozen=True)
@@ -126,8 +131,11 @@ def solve_lines(
 
     `jobs` > 1 spreads the chunks over that many processes (results stay in input order).
     `progress`, if given, is called with the number of puzzles each finished chunk held.
+    Raises PuzzleFormatError naming the first item that is not an 81-character line.
     """
-    chunks = ["".join(lines[i : i + _CHUNK]).encode("ascii") for i in range(0, len(lines), _CHUNK)]
+    packed = _pack(lines)
+    size = 81 * _CHUNK
+    chunks = [packed[i : i + size] for i in range(0, len(packed), size)]
     if jobs > 1 and len(chunks) > 1:
         from concurrent.futures import ProcessPoolExecutor
 
@@ -139,9 +147,9 @@ def solve_lines(
     solutions: list[str | None] = []
     guesses: list[int] = []
     seconds: list[float] = []
-    for packed, counts, chunk_guesses, chunk_seconds in parts:
+    for chunk_solutions, counts, chunk_guesses, chunk_seconds in parts:
         statuses.extend(map(_STATUS_OF_COUNT.__getitem__, counts))
-        text = packed.decode("ascii")
+        text = chunk_solutions.decode("ascii")
         chunk = [text[i : i + 81] for i in range(0, len(text), 81)]
         if counts.count(1) != len(counts):
             chunk = [
@@ -151,6 +159,23 @@ def solve_lines(
         guesses.extend(memoryview(chunk_guesses).cast("I").tolist())
         seconds.extend(memoryview(chunk_seconds).cast("d").tolist())
     return BatchResult(statuses, solutions, guesses, seconds)
+
+
+def _pack(lines: Sequence[str]) -> bytes:
+    """The lines as one run of 81-byte records, checked so that no puzzle can shift the rest."""
+    joined = "".join(lines)
+    if set(map(len, lines)) <= {81} and joined.isascii():
+        packed = joined.encode("ascii")
+        if not packed.translate(None, b"0123456789."):
+            return packed
+    number, line = next(
+        (number, line)
+        for number, line in enumerate(lines, 1)
+        if len(line) != 81 or not set(line) <= _LINE_CHARACTERS
+    )
+    raise PuzzleFormatError(
+        f"puzzle {number} is not an 81-character line of 0-9 or '.': {line[:90]!r}"
+    )
 
 
 def _report(
