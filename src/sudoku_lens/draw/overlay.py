@@ -22,7 +22,6 @@ DEFAULT_DIGIT_HEIGHT = 0.58
 _SUPERSAMPLE = 4
 _FACE = cv2.FONT_HERSHEY_SIMPLEX
 _MIN_CELL, _MAX_CELL, _CELL_STEP = 12, 160, 4
-_OPENCV_5 = int(cv2.__version__.split(".")[0]) >= 5
 
 
 def _check(givens: np.ndarray, solution: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -55,7 +54,7 @@ def digit_sprite(
     stroke = max(1, round(0.03 * target))
     fill = np.zeros((big, big), np.uint8)
     text = str(digit)
-    bold = 2 if _OPENCV_5 else max(2, round(0.1 * target))
+    bold = 2  # OpenCV 5 draws its fonts at a weight set by the thickness: 2 is bold
     (w, h), _ = cv2.getTextSize(text, _FACE, scale, bold)
     origin = ((big - w) // 2, (big + h) // 2)
     cv2.putText(fill, text, origin, _FACE, scale, 255, bold, cv2.LINE_AA)

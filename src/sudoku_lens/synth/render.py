@@ -25,7 +25,6 @@ HERSHEY_FACES: tuple[int, ...] = (
     cv2.FONT_HERSHEY_TRIPLEX,
 )
 _SUPERSAMPLE = 4
-_OPENCV_5 = int(cv2.__version__.split(".")[0]) >= 5
 _FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/Library/Fonts", "C:/Windows/Fonts")
 
 
@@ -187,10 +186,7 @@ def _hershey_alpha(font: GlyphFont, digit: int, height: int) -> np.ndarray:
     big = height * _SUPERSAMPLE
     (_, ref_h), _ = cv2.getTextSize("8", font.hershey, 1.0, 1)
     scale = big / ref_h
-    if _OPENCV_5:
-        thickness = 2 if font.bold else 1
-    else:
-        thickness = max(1, round((0.15 if font.bold else 0.09) * big))
+    thickness = 2 if font.bold else 1  # OpenCV 5 draws its fonts at a weight set by this
     (w, h), base = cv2.getTextSize(str(digit), font.hershey, scale, thickness)
     pad = thickness + big // 4
     canvas = np.zeros((h + base + 2 * pad, w + 2 * pad), np.uint8)
