@@ -22,7 +22,10 @@ DATA = Path(__file__).parents[1].parent / "shared" / "data" / "wicht-v2-train"
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX)
 
 PUZZLE = "600000090096000006000906000069000960000609000090000069000690000900000600060000009"
-"""A grid of nothing but 6s and 9s: every cell turned upside down reads as the other digit."""
+"""A grid of nothing but 6s and 9s that is its own half turn: turned upside down, every 6 becomes
+a 9 and every 9 a 6 in the mirrored cell, so the upside-down photo shows the same puzzle. In a
+font whose 9 is a turned 6 (OpenCV's own), upright and upside down cannot be told apart, and need
+not be: either reading is the puzzle."""
 
 SUDOKU = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 
@@ -131,15 +134,24 @@ def test_classifier_reads_rendered_digits() -> None:
     assert np.all(read[truth != 0] != 0)
 
 
-@pytest.mark.parametrize("puzzle", [SUDOKU, PUZZLE])
 @pytest.mark.parametrize("k", range(4))
-def test_orient_finds_the_turn_that_makes_it_upright(puzzle: str, k: int) -> None:
-    upright = render_grid(puzzle)
+def test_orient_finds_the_turn_that_makes_it_upright(k: int) -> None:
+    upright = render_grid(SUDOKU)
     seen = rotate_grid(upright, (4 - k) % 4)
     found, probs = orient(list(seen.reshape(81, *seen.shape[2:])))
     assert found == k
     assert probs.shape == (9, 9, 10)
-    expected = np.array([int(c) for c in puzzle]).reshape(9, 9)
+    expected = np.array([int(c) for c in SUDOKU]).reshape(9, 9)
+    assert np.mean(probs.argmax(axis=2) == expected) >= 0.97
+
+
+@pytest.mark.parametrize("k", range(4))
+def test_orient_reads_a_grid_of_6s_and_9s_whichever_way_up(k: int) -> None:
+    upright = render_grid(PUZZLE)
+    seen = rotate_grid(upright, (4 - k) % 4)
+    found, probs = orient(list(seen.reshape(81, *seen.shape[2:])))
+    assert found in (k, (k + 2) % 4), "a sideways turn was taken for upright"
+    expected = np.array([int(c) for c in PUZZLE]).reshape(9, 9)
     assert np.mean(probs.argmax(axis=2) == expected) >= 0.97
 
 

@@ -29,7 +29,8 @@ WORK = 48
 MODEL_PATH = Path(__file__).with_name("models") / "digits.onnx"
 
 _BG_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (WORK // 4 + 1, WORK // 4 + 1))
-_LINE = WORK // 2
+_LINE = WORK // 2 + 1
+"""Least length of a grid line in a crop (odd, so the opening is centred and turns with it)."""
 _H_LINE = np.ones((1, _LINE), np.uint8)
 _V_LINE = np.ones((_LINE, 1), np.uint8)
 _BAND = np.zeros((WORK, WORK), np.uint8)
@@ -43,8 +44,9 @@ _RELATIVE = 0.3
 def _ink(crop: np.ndarray) -> np.ndarray:
     """Return how much darker than the local paper each pixel is, on a WORK x WORK grid (uint8).
 
-    The paper is estimated by a max filter wider than any stroke, so shading, coloured cells and
-    light that varies across the cell all drop out.
+    The paper is the morphological closing of the crop (a black-hat transform) with a square wider
+    than any stroke: it fills the strokes in but follows shading, coloured cells, the edge of a
+    shadow and light that varies smoothly across the cell, so all of those drop out.
     """
     gray = np.asarray(crop)
     if gray.ndim == 3:
@@ -54,16 +56,22 @@ def _ink(crop: np.ndarray) -> np.ndarray:
     h, w = gray.shape
     interp = cv2.INTER_AREA if min(h, w) > WORK else cv2.INTER_LINEAR
     g = cv2.GaussianBlur(cv2.resize(gray, (WORK, WORK), interpolation=interp), (3, 3), 0.6)
-    paper = cv2.blur(cv2.dilate(g, _BG_KERNEL), (5, 5))
-    return cv2.subtract(paper, g)
+    return cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, _BG_KERNEL, borderType=cv2.BORDER_REPLICATE)
 
 
-def _remove_lines(mask: np.ndarray) -> np.ndarray:
-    """Drop long straight runs of ink along the border bands: grid-line remnants, not digits."""
-    lines = (cv2.morphologyEx(mask, cv2.MORPH_OPEN, _H_LINE) & _BAND) | (
-        cv2.morphologyEx(mask, cv2.MORPH_OPEN, _V_LINE) & _BAND.T
+def _without_lines(ink: np.ndarray) -> np.ndarray:
+    """Subtract the grid lines that cross the crop's border bands from its ink.
+
+    A grayscale opening with a long thin kernel keeps the ink of runs at least _LINE long (grid
+    lines, even faint or broken ones, at their own darkness) and none of a digit's shorter
+    strokes. Removing them before the digit's contrast is measured keeps a dark line remnant
+    from setting a threshold that a faint digit beside it cannot reach.
+    """
+    lines = np.maximum(
+        cv2.morphologyEx(ink, cv2.MORPH_OPEN, _H_LINE) * _BAND,
+        cv2.morphologyEx(ink, cv2.MORPH_OPEN, _V_LINE) * _BAND.T,
     )
-    return mask & ~cv2.dilate(lines, _CROSS)
+    return cv2.subtract(ink, cv2.dilate(lines, _CROSS))
 
 
 def _digit_mask(ink: np.ndarray) -> np.ndarray | None:
@@ -72,7 +80,7 @@ def _digit_mask(ink: np.ndarray) -> np.ndarray | None:
     peak = int(np.partition(inner.ravel(), inner.size - 3)[inner.size - 3])
     if peak < _MIN_CONTRAST:
         return None
-    mask = _remove_lines((ink > max(0.45 * peak, 0.6 * _MIN_CONTRAST)).view(np.uint8))
+    mask = (ink > max(0.45 * peak, 0.6 * _MIN_CONTRAST)).view(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     centre = WORK / 2.0
     best, best_area = 0, 0
@@ -99,7 +107,7 @@ def _digit_mask(ink: np.ndarray) -> np.ndarray | None:
 
 def _find_digit(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None:
     """Return (ink, digit mask, stroke level) of a crop's digit, or None when nothing is there."""
-    ink = _ink(crop)
+    ink = _without_lines(_ink(crop))
     mask = _digit_mask(ink)
     if mask is None:
         return None
@@ -109,19 +117,28 @@ def _find_digit(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None
 
 
 def _draw(ink: np.ndarray, mask: np.ndarray, level: float) -> np.ndarray:
-    """Scale and centre the masked ink of a digit into a SIZE x SIZE image in [0, 1]."""
-    out = np.zeros((SIZE, SIZE), np.float32)
+    """Scale and centre the masked ink of a digit into a SIZE x SIZE image in [0, 1].
+
+    The digit's bounding box is mapped onto the centre of the output by one affine transform
+    with sub-pixel offsets, so that preparing a turned crop gives the turned image exactly
+    (`orient` relies on this).
+    """
     ys, xs = np.nonzero(mask)
     y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    keep = cv2.dilate(mask.view(np.uint8), _CROSS)[y0:y1, x0:x1]
-    digit = np.clip(ink[y0:y1, x0:x1] * (keep / max(level, 1.0)), 0.0, 1.0).astype(np.float32)
-    h, w = digit.shape
-    scale = BOX / max(h, w)
-    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
-    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    oy, ox = (SIZE - nh) // 2, (SIZE - nw) // 2
-    out[oy : oy + nh, ox : ox + nw] = cv2.resize(digit, (nw, nh), interpolation=interp)
-    return out
+    keep = np.zeros_like(mask, np.uint8)
+    keep[y0:y1, x0:x1] = cv2.dilate(mask.view(np.uint8), _CROSS)[y0:y1, x0:x1]
+    digit = np.clip(ink * (keep / max(level, 1.0)), 0.0, 1.0).astype(np.float32)
+    scale = BOX / max(y1 - y0, x1 - x0)
+    if scale < 1:
+        digit = cv2.GaussianBlur(digit, (0, 0), 0.5 / scale)
+    centre = (SIZE - 1) / 2.0
+    move = np.float32(
+        [
+            [scale, 0.0, centre - scale * (x0 + x1 - 1) / 2.0],
+            [0.0, scale, centre - scale * (y0 + y1 - 1) / 2.0],
+        ]
+    )
+    return cv2.warpAffine(digit, move, (SIZE, SIZE), flags=cv2.INTER_LINEAR)
 
 
 def prepare_cell(crop: np.ndarray, reference: float | None = None) -> np.ndarray:

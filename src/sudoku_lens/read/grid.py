@@ -85,10 +85,7 @@ def locate_grid(image_bgr: np.ndarray, *, timings: dict[str, float] | None = Non
     spent finding the grid and cutting the cells are stored in it under "grid" and "cells".
     """
     start = time.perf_counter()
-    gray = image_bgr if image_bgr.ndim == 2 else cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
-    levels = [gray]
-    while max(levels[-1].shape) > WORK_SIDE:
-        levels.append(cv2.resize(levels[-1], None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
+    levels = _levels(image_bgr)
     mask, strength = _binarize(levels[-1])
     pyramid = _pyramid(strength)
     quad = _best_quad(mask, pyramid)
@@ -101,6 +98,21 @@ def locate_grid(image_bgr: np.ndarray, *, timings: dict[str, float] | None = Non
         timings["grid"] = found - start
         timings["cells"] = time.perf_counter() - found
     return location
+
+
+def cut_grid(image_bgr: np.ndarray, lattice: np.ndarray) -> GridLocation:
+    """Cut the 81 cells of a BGR (or grayscale) image along a known `lattice`: the (10, 10, 2)
+    line crossings of a grid found before in the same picture, or in one drawn over it."""
+    return _cut(_levels(image_bgr), np.asarray(lattice, np.float32))
+
+
+def _levels(image_bgr: np.ndarray) -> list[np.ndarray]:
+    """The grayscale image and its halvings, down to the first no larger than WORK_SIDE."""
+    gray = image_bgr if image_bgr.ndim == 2 else cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+    levels = [gray]
+    while max(levels[-1].shape) > WORK_SIDE:
+        levels.append(cv2.resize(levels[-1], None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
+    return levels
 
 
 def _to_level(points: np.ndarray, level: int) -> np.ndarray:
@@ -512,9 +524,12 @@ def _trace_lines(warped: np.ndarray, s: int, m: int) -> np.ndarray:
 
     Each line is found in _SLICES pieces, within a third of a cell of where the comb put it and
     preferring peaks near that position (a rule printed just above the grid must not pull the
-    top line up). Pieces where the line is weak (broken, hidden, outside the photo) or far from
-    a smooth curve through the others are filled from that curve; a line that does not follow
-    its neighbours is replaced by interpolation between them. The measured positions are kept
+    top line up). A piece's ink at each offset is its lower quartile along the piece: a printed
+    line darkens the whole piece, a digit's stroke only part of it, so a faint thin line is
+    not traded for the foot of a 2 or the top of a 7 beside it. Pieces where the line is weak
+    (broken, hidden, outside the photo) or far from a smooth curve through the others are filled
+    from that curve; a line that does not follow its neighbours is replaced by interpolation
+    between them. The measured positions are kept
     otherwise, so a grid bent at one corner (curled paper) is cut along its real lines.
 
     Returns (10, _SLICES + 2) positions across the lines at the grid's start, at the centre of
@@ -525,8 +540,8 @@ def _trace_lines(warped: np.ndarray, s: int, m: int) -> np.ndarray:
     width = n // _SLICES
     offsets = np.arange(-reach, reach + 1)
     rows = m + s * np.arange(10)[:, None] + offsets
-    band = warped[rows, m : m + width * _SLICES]
-    sums = band.reshape(10, len(offsets), _SLICES, width).mean(axis=3)
+    band = warped[rows, m : m + width * _SLICES].reshape(10, len(offsets), _SLICES, width)
+    sums = np.partition(band, width // 4, axis=3)[..., width // 4]
     prior = 1.0 - 0.5 * (offsets / reach) ** 2
     best = _smooth_path(sums * prior[None, :, None], offsets)
     strength = np.take_along_axis(sums, best[:, None, :], axis=1)[:, 0, :]

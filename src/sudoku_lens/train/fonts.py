@@ -4,7 +4,9 @@ Fonts come from directories given by the user (default: the system's /usr/share/
 lack the digits, symbol and dingbat fonts, and fonts whose digits look exactly like another font's
 (Noto's many script fonts share one set of Latin digits) are left out, so no shape is over-weighted;
 so are italic fonts, as Sudoku givens are printed upright and the orientation finder relies on
-the classifier knowing upright digits only.
+the classifier knowing upright digits only. OpenCV's own faces are added as well
+(`opencv_digit_glyphs`): they are what the answer is drawn in and what the synthetic photos
+print, and reading a solved picture back must work.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from sudoku_lens.errors import SudokuLensError
+from sudoku_lens.synth.render import HERSHEY_FACES, GlyphFont, glyph
 
 DEFAULT_FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
 FONT_SUFFIXES = {".ttf", ".otf", ".ttc"}
@@ -100,4 +103,16 @@ def render_digit_glyphs(fonts: Iterable[Path]) -> list[list[np.ndarray]]:
         sets.append(glyphs)
     if not sets:
         raise SudokuLensError("none of the fonts found has usable digits 1-9: pass --fonts DIR")
+    return sets
+
+
+def opencv_digit_glyphs() -> list[list[np.ndarray]]:
+    """Render 1-9 in each of OpenCV's faces, regular and bold, as ink masks like `_render`'s."""
+    sets = []
+    for face in HERSHEY_FACES:
+        for bold in (False, True):
+            font = GlyphFont(hershey=face, bold=bold)
+            sets.append(
+                [np.round(255 * glyph(font, d, GLYPH_PX)).astype(np.uint8) for d in range(1, 10)]
+            )
     return sets

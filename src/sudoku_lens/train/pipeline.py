@@ -24,7 +24,7 @@ from tqdm import tqdm
 
 from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.read.digits import SIZE, DigitClassifier, orient, prepare_cells, rotate_grid
-from sudoku_lens.train.fonts import find_fonts, render_digit_glyphs
+from sudoku_lens.train.fonts import find_fonts, opencv_digit_glyphs, render_digit_glyphs
 from sudoku_lens.train.model import DigitNet, export_onnx
 from sudoku_lens.train.photos import Photo, cut_cells, load_photos
 from sudoku_lens.train.synth_cells import sheet_style, synth_cell
@@ -226,7 +226,7 @@ def run_training(
         raise SudokuLensError(f"{data_dir}: no printed photos with corners in outlines.csv")
     train_photos = [p for p in photos if not p.validation]
     val_photos = [p for p in photos if p.validation]
-    glyph_sets = render_digit_glyphs(find_fonts(font_dirs))
+    glyph_sets = render_digit_glyphs(find_fonts(font_dirs)) + opencv_digit_glyphs()
     log(
         f"{len(glyph_sets)} distinct fonts; "
         f"photos: {len(train_photos)} train, {len(val_photos)} validation"
