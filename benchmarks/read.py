@@ -5,7 +5,7 @@ For every photo (held in memory as JPEG bytes, so the disk does not count) it ti
 reports the medians and their ratio, the median of each stage, and the wall time of a cold
 `sudoku-lens read PHOTO` process (Python start-up and model loading included).
 
-    PYTHONPATH=src python benchmarks/read.py --data ../shared/data/wicht-v2-train --limit 100
+    python benchmarks/read.py --data ../shared/data/wicht-v2-train/printed
 """
 
 from __future__ import annotations
