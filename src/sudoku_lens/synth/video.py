@@ -136,6 +136,20 @@ class SyntheticVideo:
             writer.release()
         return path
 
+    def write_y4m(self, path: str | Path) -> Path:
+        """Write the video as uncompressed YUV4MPEG2 (4:2:0), the file a browser's fake camera
+        plays (Chromium's --use-file-for-fake-video-capture), and return its path."""
+        path = Path(path)
+        width, height = self.size
+        with path.open("wb") as out:
+            out.write(
+                f"YUV4MPEG2 W{width} H{height} F{round(self.fps)}:1 Ip A1:1 C420jpeg\n".encode()
+            )
+            for image in self:
+                out.write(b"FRAME\n")
+                out.write(cv2.cvtColor(image, cv2.COLOR_BGR2YUV_I420).tobytes())
+        return path
+
 
 def _waves(
     rng: np.random.Generator, t: np.ndarray, amplitude: float, fast: float = 0.0
