@@ -48,7 +48,7 @@ def test_one_puzzle_as_json(capsys) -> None:
 
 @pytest.mark.parametrize(
     ("puzzle", "verdict", "status"),
-    [(SEVERAL, "several solutions", "multiple solutions"), (NONE, "no solution", "no solution")],
+    [(SEVERAL, "several solutions", "several solutions"), (NONE, "no solution", "no solution")],
 )
 def test_unsolvable_and_ambiguous_puzzles_say_so_and_exit_1(
     capsys, puzzle: str, verdict: str, status: str
@@ -129,7 +129,7 @@ def test_a_batch_writes_one_line_per_puzzle_in_order(capsys, tmp_path: Path) -> 
     assert code == 1 and out == ""
     assert out_path.read_text().splitlines() == [
         SOLUTION,
-        "error: multiple solutions",
+        "error: several solutions",
         "error: not a legal puzzle: 1 appears twice in row 1: r1c1 and r1c2",
         "error: a puzzle has 81 cells, this one has 5",
         "error: no solution",
@@ -148,7 +148,7 @@ def test_a_batch_without_output_prints_and_as_json(capsys, tmp_path: Path) -> No
     records = [json.loads(row) for row in out.splitlines()]
     assert [record["status"] for record in records] == [
         "solved",
-        "multiple solutions",
+        "several solutions",
         "error",
         "error",
         "no solution",

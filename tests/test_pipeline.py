@@ -109,7 +109,7 @@ def test_grid_override_is_solved_as_given() -> None:
 @needs_model
 @pytest.mark.parametrize(
     ("line", "status"),
-    [(NO_SOLUTION, Status.NO_SOLUTION), (SEVERAL_SOLUTIONS, Status.MULTIPLE)],
+    [(NO_SOLUTION, Status.NO_SOLUTION), (SEVERAL_SOLUTIONS, Status.SEVERAL)],
 )
 def test_unsolvable_puzzle_is_reported_with_the_outline(line: str, status: Status) -> None:
     puzzle = grid_from_line(line)

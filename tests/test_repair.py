@@ -159,7 +159,7 @@ def test_confident_grid_with_several_solutions_is_not_repaired() -> None:
     grid = PUZZLE.copy()
     grid[missing_digit_cell()] = 0
     result = repair(confident_table(grid, p=0.9999), grid)
-    assert result.status == Status.MULTIPLE
+    assert result.status == Status.SEVERAL
     assert result.solution is None
     assert result.changed_cells == []
 

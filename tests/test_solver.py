@@ -109,7 +109,7 @@ def test_removing_clues_until_two_solutions_is_detected_and_a_wrong_clue_breaks_
         removed.append(index)
         unique = puzzle
     assert count_solutions(puzzle, limit=2) == 2
-    assert solve(puzzle).status is Status.MULTIPLE
+    assert solve(puzzle).status is Status.SEVERAL
     assert count_solutions(puzzle, limit=5) >= 2
     result = solve(unique)
     assert result.status is Status.SOLVED
@@ -166,7 +166,7 @@ def test_the_search_is_deterministic() -> None:
 
 
 def test_the_empty_grid_has_many_solutions() -> None:
-    assert solve("0" * 81).status is Status.MULTIPLE
+    assert solve("0" * 81).status is Status.SEVERAL
     assert count_solutions("0" * 81, limit=1000) == 1000
 
 
@@ -198,7 +198,7 @@ def test_batches_keep_order_in_one_or_several_processes() -> None:
     assert serial.statuses == parallel.statuses
     assert serial.solutions == parallel.solutions
     assert serial.guesses == parallel.guesses
-    assert serial.statuses[:9] == [Status.SOLVED] * 7 + [Status.MULTIPLE, Status.NO_SOLUTION]
+    assert serial.statuses[:9] == [Status.SOLVED] * 7 + [Status.SEVERAL, Status.NO_SOLUTION]
     assert serial.solutions[6] == INKALA_SOLUTION and serial.solutions[7] is None
     assert all(0 <= seconds < 0.1 for seconds in serial.seconds)
 

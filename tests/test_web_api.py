@@ -164,7 +164,7 @@ def test_solve_with_a_grid_that_has_several_solutions_is_a_200_without_solution(
     response = post_photo(client, "/api/solve", data, grid=TWO_SOLUTIONS)
     assert response.status_code == 200
     body = response.json()
-    assert body["status"] == "multiple solutions"
+    assert body["status"] == "several solutions"
     assert body["solution"] is None
     assert body["image"].startswith("data:image/jpeg;base64,")
 
@@ -308,7 +308,7 @@ def test_solve_grid_solves_with_the_cli_json_shape(client):
 
 def test_solve_grid_reports_several_solutions(client):
     body = client.post("/api/solve-grid", json={"puzzle": TWO_SOLUTIONS}).json()
-    assert body["status"] == "multiple solutions"
+    assert body["status"] == "several solutions"
     assert body["solution"] is None
 
 

@@ -6,7 +6,7 @@ package `sudoku_lens.solve` holds it):
 
     >>> from sudoku_lens.solve import solve
     >>> solve("." * 80 + "1").status
-    <Status.MULTIPLE: 'multiple solutions'>
+    <Status.SEVERAL: 'several solutions'>
 """
 
 from __future__ import annotations

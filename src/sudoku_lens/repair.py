@@ -82,7 +82,7 @@ def _verdict(flat: np.ndarray) -> Status:
     count = count_solutions(flat.reshape(9, 9), limit=2)
     if count == 1:
         return Status.SOLVED
-    return Status.NO_SOLUTION if count == 0 else Status.MULTIPLE
+    return Status.NO_SOLUTION if count == 0 else Status.SEVERAL
 
 
 def _moves(

@@ -191,7 +191,7 @@ def _solve_batch(entries: list[PuzzleEntry], args: argparse.Namespace, start: fl
     total = len(entries)
     print(
         f"{total} puzzles: {tally['solved']} solved, {tally['no solution']} no solution, "
-        f"{tally['multiple solutions']} several solutions, {tally['error']} unreadable or "
+        f"{tally['several solutions']} several solutions, {tally['error']} unreadable or "
         f"illegal; {seconds:.2f} s, {total / seconds:,.0f} puzzles/s",
         file=sys.stderr,
     )
@@ -207,7 +207,7 @@ def _batch_rows(
     from sudoku_lens.puzzle.text import find_conflict
     from sudoku_lens.solve import Status
 
-    tally = {"solved": 0, "no solution": 0, "multiple solutions": 0, "error": 0}
+    tally = {"solved": 0, "no solution": 0, "several solutions": 0, "error": 0}
     solved = result.statuses.count(Status.SOLVED)
     if not as_json and solved == len(entries):  # the common case, without a loop in Python
         tally["solved"] = solved

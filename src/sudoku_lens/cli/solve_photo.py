@@ -125,7 +125,7 @@ def _failure(result: PhotoSolution, photo: Path) -> str:
     from sudoku_lens.puzzle import format_line
     from sudoku_lens.puzzle.text import find_conflict
 
-    if result.status.value == "multiple solutions":
+    if result.status.value == "several solutions":
         verdict = "has several solutions"
     else:
         conflict = find_conflict(format_line(result.grid))

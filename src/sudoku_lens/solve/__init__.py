@@ -46,10 +46,10 @@ class Status(StrEnum):
 
     SOLVED = "solved"
     NO_SOLUTION = "no solution"
-    MULTIPLE = "multiple solutions"
+    SEVERAL = "several solutions"
 
 
-_STATUS_OF_COUNT = {0: Status.NO_SOLUTION, 1: Status.SOLVED, 2: Status.MULTIPLE}
+_STATUS_OF_COUNT = {0: Status.NO_SOLUTION, 1: Status.SOLVED, 2: Status.SEVERAL}
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ def solve_line(line: str) -> LineSolution:
 def solve(puzzle: Any) -> Solution:
     """Solve a puzzle given as text, a 9x9 or 81 array, or a (nested) list of 0-9 (0 = empty).
 
-    The search stops at the second solution: status MULTIPLE then, with no grid.
+    The search stops at the second solution: status SEVERAL then, with no grid.
     """
     result = solve_line(format_line(puzzle))
     grid = None

@@ -110,7 +110,7 @@ class SolveResult(BaseModel):
     grid: str = Field(description="the 81-character puzzle that was solved (after any repair)")
     read: str = Field(description="the 81 characters read from the photo, before any repair")
     solution: str | None = Field(description="81 characters, or null without a unique solution")
-    status: str = Field(examples=["solved", "no solution", "multiple solutions"])
+    status: str = Field(examples=["solved", "no solution", "several solutions"])
     corrected_cells: list[list[int]] = Field(description="[row, col] (0-based) changed by repair")
     corners: list[list[float]]
     rotation: int = Field(description="degrees turned clockwise to make the puzzle upright")

@@ -9,7 +9,7 @@ const STATUS_TEXT = {
     title: "This grid has no solution.",
     detail: "A digit was probably misread: compare the grid with the photo and fix it.",
   },
-  "multiple solutions": {
+  "several solutions": {
     title: "This grid has more than one solution.",
     detail: "A digit was probably missed or read as empty: add it in the grid.",
   },
