@@ -19,7 +19,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument(
-        "--data", required=True, type=Path, help="wicht-v2-train folder (printed/, outlines.csv)"
+        "--data",
+        required=True,
+        type=Path,
+        help="wicht-v2-train folder (printed/, mixed/, outlines.csv)",
     )
     parser.add_argument("--out", required=True, type=Path, help="where to write the .onnx model")
     parser.add_argument("--epochs", type=int, default=5, help="training epochs (default 5)")
@@ -50,8 +53,9 @@ def run(args: argparse.Namespace) -> int:
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
-    report = run_training(
+    reports = run_training(
         args.data, args.out, epochs=args.epochs, seed=args.seed, font_dirs=args.fonts, log=log
     )
-    print("\n".join(report.lines()))
+    for kind, report in reports.items():
+        print(f"{kind}:", *report.lines(), sep="\n")
     return 0

@@ -1,6 +1,7 @@
 """Labelled cells cut from the real photos of the Wicht & Hennebert dataset (CC-BY-4.0).
 
-A photo's grid corners come from `outlines.csv`; the grid is warped to a square and split into a
+A photo's grid corners come from `outlines.csv` (or, for the hand-filled photos it does not
+list, from the reader's grid finder); the grid is warped to a square and split into a
 uniform 9x9 with a margin around each cell, much as the runtime cutter does (random offsets stand in
 for the ways it differs). Labels come from the photo's .dat, which is upright; the photo's own
 rotation is found by the caller (see `sudoku_lens.train.pipeline`).
@@ -16,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sudoku_lens.errors import SudokuLensError
+from sudoku_lens.errors import GridNotFoundError, SudokuLensError
 
 CORNER_KEYS = ("top_left", "top_right", "bottom_right", "bottom_left")
 
@@ -46,27 +47,49 @@ def read_dat(path: Path) -> np.ndarray:
 
 
 def load_photos(root: Path, kind: str = "printed") -> list[Photo]:
-    """Return the photos of `root/kind` that have corners in `root/outlines.csv`, by number."""
+    """Return the labelled photos of `root/kind` (printed or mixed), by number.
+
+    Corners come from `root/outlines.csv` where it lists the photo, otherwise from the reader's
+    own grid finder (the hand-filled photos have no outlines); a photo whose grid is not found,
+    or that has no .dat, is left out.
+    """
     table = root / "outlines.csv"
     if not table.is_file():
         raise SudokuLensError(f"{table} not found: --data must be a wicht-v2-train folder")
-    photos = []
     with table.open(newline="") as fh:
-        for row in csv.DictReader(fh):
-            rel = Path(row["file"])
-            if rel.parts[0] != kind:
-                continue
-            path = root / rel
-            match = re.fullmatch(r"image(\d+)", path.stem)
-            if match is None or not path.is_file():
-                continue
-            corners = np.array(
+        outlines = {
+            row["file"]: np.array(
                 [[float(row[f"{k}_x"]), float(row[f"{k}_y"])] for k in CORNER_KEYS], np.float32
             )
-            labels = read_dat(path.with_suffix(".dat"))
-            photos.append(Photo(path, int(match.group(1)), corners, labels))
+            for row in csv.DictReader(fh)
+        }
+    photos = []
+    for path in (root / kind).glob("image*.jpg"):
+        match = re.fullmatch(r"image(\d+)", path.stem)
+        if match is None or not path.with_suffix(".dat").is_file():
+            continue
+        corners = outlines.get(f"{kind}/{path.name}")
+        if corners is None:
+            corners = _find_corners(path)
+        if corners is not None:
+            photos.append(
+                Photo(path, int(match.group(1)), corners, read_dat(path.with_suffix(".dat")))
+            )
     photos.sort(key=lambda p: p.number)
     return photos
+
+
+def _find_corners(path: Path) -> np.ndarray | None:
+    """The grid corners (image order TL, TR, BR, BL) the reader finds in a photo, or None."""
+    from sudoku_lens.read.grid import locate_grid
+
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        return None
+    try:
+        return locate_grid(image).corners
+    except GridNotFoundError:
+        return None
 
 
 def cut_cells(

@@ -3,8 +3,9 @@
 1. Render the digits of every font found into synthetic cell crops (plus empty cells).
 2. Train a first model on those alone, and use it to find each photo's rotation: the one under
    which its reading agrees best with the photo's (upright) .dat labels.
-3. Cut the training photos' cells (several jittered cuts each), turn them upright, add them to
-   the synthetic set and train the final model; validation photos (N % 5 == 0) are never used.
+3. Cut the training photos' cells (several jittered cuts each; printed photos and ones completed
+   by hand, whose handwritten digits are labelled too), turn them upright, add them to the
+   synthetic set and train the final model; validation photos (N % 5 == 0) are never used.
 4. Export to ONNX, check that ONNX Runtime agrees with PyTorch, and report on the validation photos.
 """
 
@@ -30,6 +31,9 @@ from sudoku_lens.train.photos import Photo, cut_cells, load_photos
 from sudoku_lens.train.synth_cells import sheet_style, synth_cell
 
 Log = Callable[[str], None]
+
+KINDS = ("printed", "mixed")
+"""The dataset's folders: printed givens only, and puzzles completed by hand."""
 
 
 def _progress(iterable: Iterable, desc: str, total: int | None = None) -> Iterable:
@@ -188,7 +192,7 @@ class Report:
         return out
 
 
-def evaluate(photos: list[Photo], rotations: dict[int, int], clf: DigitClassifier) -> Report:
+def evaluate(photos: list[Photo], rotations: dict[Path, int], clf: DigitClassifier) -> Report:
     """Read each photo's cells with `orient` and compare with its labels (known corners)."""
     report = Report()
     for photo in _progress(photos, "validation"):
@@ -201,7 +205,7 @@ def evaluate(photos: list[Photo], rotations: dict[int, int], clf: DigitClassifie
         report.cells += 81
         report.correct += 81 - wrong
         report.exact += wrong == 0
-        report.orient_right += k == rotations.get(photo.number, -1)
+        report.orient_right += k == rotations.get(photo.path, -1)
         np.add.at(report.confusion, (truth.ravel(), read.ravel()), 1)
         report.worst.append((photo.path.name, wrong))
     return report
@@ -217,13 +221,15 @@ def run_training(
     synthetic: int = 24000,
     photo_variants: int = 4,
     log: Log = print,
-) -> Report:
-    """Run the whole recipe (see the module docstring) and write the ONNX model to `out`."""
+) -> dict[str, Report]:
+    """Run the whole recipe (see the module docstring) and write the ONNX model to `out`.
+
+    Returns the validation report of each kind of photo (printed, mixed)."""
     start = time.perf_counter()
     torch.set_num_threads(2)
-    photos = load_photos(Path(data_dir))
+    photos = [photo for kind in KINDS for photo in load_photos(Path(data_dir), kind)]
     if not photos:
-        raise SudokuLensError(f"{data_dir}: no printed photos with corners in outlines.csv")
+        raise SudokuLensError(f"{data_dir}: no labelled photos in {' or '.join(KINDS)}/")
     train_photos = [p for p in photos if not p.validation]
     val_photos = [p for p in photos if p.validation]
     glyph_sets = render_digit_glyphs(find_fonts(font_dirs)) + opencv_digit_glyphs()
@@ -237,8 +243,8 @@ def run_training(
     first, _ = train_net(synth, epochs=2, seed=seed, log=log)
     predict = _predict_fn(first)
 
-    rotations: dict[int, int] = {}
-    clean: dict[int, np.ndarray] = {}
+    rotations: dict[Path, int] = {}
+    clean: dict[Path, np.ndarray] = {}
     for photo in _progress(photos, "orienting photos"):
         images = photo_images(photo)
         k, best, runner_up = find_rotation(images, photo.labels, predict)
@@ -248,18 +254,18 @@ def run_training(
                 f"({best:.0%} vs {runner_up:.0%} of digits), skipped"
             )
             continue
-        rotations[photo.number] = k
-        clean[photo.number] = images
+        rotations[photo.path] = k
+        clean[photo.path] = images
     turns = np.bincount(list(rotations.values()), minlength=4)
     log(f"photo rotations (k=0..3 quarter turns clockwise): {turns.tolist()}")
 
     rng = np.random.default_rng(seed + 1)
     parts = []
     for photo in _progress(train_photos, "photo cells"):
-        if photo.number not in rotations:
+        if photo.path not in rotations:
             continue
-        k = rotations[photo.number]
-        variants = [clean[photo.number]]
+        k = rotations[photo.path]
+        variants = [clean[photo.path]]
         variants += [photo_images(photo, rng) for _ in range(photo_variants - 1)]
         for images in variants:
             upright = rotate_grid(images, k).reshape(81, SIZE, SIZE)
@@ -278,6 +284,9 @@ def run_training(
     log(
         f"wrote {out} ({Path(out).stat().st_size / 1024:.0f} KiB), ONNX matches PyTorch ({gap:.1e})"
     )
-    report = evaluate(val_photos, rotations, clf)
+    reports = {
+        kind: evaluate([p for p in val_photos if p.path.parent.name == kind], rotations, clf)
+        for kind in KINDS
+    }
     log(f"done in {time.perf_counter() - start:.0f} s")
-    return report
+    return reports
