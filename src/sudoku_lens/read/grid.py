@@ -529,8 +529,8 @@ def _trace_lines(warped: np.ndarray, s: int, m: int) -> np.ndarray:
     not traded for the foot of a 2 or the top of a 7 beside it. Pieces where the line is weak
     (broken, hidden, outside the photo) or far from a smooth curve through the others are filled
     from that curve; a line that does not follow its neighbours is replaced by interpolation
-    between them. The measured positions are kept
-    otherwise, so a grid bent at one corner (curled paper) is cut along its real lines.
+    between them. The measured positions are kept otherwise, so a grid bent at one corner
+    (curled paper) is cut along its real lines.
 
     Returns (10, _SLICES + 2) positions across the lines at the grid's start, at the centre of
     each piece, and at the grid's end.

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from sudoku_lens.errors import GridNotFoundError, SudokuLensError
+from sudoku_lens.read.grid import locate_grid
 
 CORNER_KEYS = ("top_left", "top_right", "bottom_right", "bottom_left")
 
@@ -81,8 +82,6 @@ def load_photos(root: Path, kind: str = "printed") -> list[Photo]:
 
 def _find_corners(path: Path) -> np.ndarray | None:
     """The grid corners (image order TL, TR, BR, BL) the reader finds in a photo, or None."""
-    from sudoku_lens.read.grid import locate_grid
-
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         return None
