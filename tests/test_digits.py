@@ -91,6 +91,30 @@ def test_prepare_cell_blanks_empty_cells() -> None:
         assert not prepare_cell(crop).any()
 
 
+def faint_cell_beside_lines(digit: int, line_at: int) -> np.ndarray:
+    """A faint grey digit in a crop cut a little off: dark grid lines `line_at` pixels in from its
+    top and left edges, well inside where a digit is looked for."""
+    size = 56
+    cell = np.full((size, size), 225, np.uint8)
+    for p in (line_at, size - 1 - size // 10):
+        cv2.line(cell, (p, 0), (p, size - 1), 30, 3)
+        cv2.line(cell, (0, p), (size - 1, p), 30, 3)
+    (w, h), _ = cv2.getTextSize(str(digit), cv2.FONT_HERSHEY_SIMPLEX, 1.1, 2)
+    origin = ((size - w) // 2 + 3, (size + h) // 2 + 3)
+    cv2.putText(cell, str(digit), origin, cv2.FONT_HERSHEY_SIMPLEX, 1.1, 185, 2, cv2.LINE_AA)
+    return cell
+
+
+@pytest.mark.parametrize("line_at", [5, 8, 10])
+def test_a_dark_line_in_the_crop_does_not_hide_a_faint_digit(line_at: int) -> None:
+    cells = [faint_cell_beside_lines(digit, line_at) for digit in range(1, 10)]
+    for cell in cells:
+        y0, y1, x0, x1 = ink_box(prepare_cell(cell))
+        assert abs(max(y1 - y0, x1 - x0) - BOX) <= 1, "the digit, not a line, fills the box"
+    read = DigitClassifier.default().predict(cells).argmax(axis=1)
+    np.testing.assert_array_equal(read, np.arange(1, 10))
+
+
 def test_prepare_cell_turns_with_the_crop() -> None:
     crop = render_cell(7, offset=(3, -2))
     for k in range(1, 4):
