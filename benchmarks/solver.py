@@ -22,9 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from backtrack import solve_backtracking
 from sudoku_lens.puzzle.text import read_puzzles
 from sudoku_lens.solve import Status, solve_lines
-from sudoku_lens.solve.backtrack import solve_backtracking
 
 SETS = (
     "easy50.txt",

@@ -13,7 +13,6 @@ import pytest
 from sudoku_lens.cli.solve_photo import add_photo_arguments, looks_like_image, run_photo
 from sudoku_lens.errors import GridNotFoundError, ImageError, SudokuLensError
 from sudoku_lens.puzzle import format_grid, grid_from_line
-from sudoku_lens.read.digits import MODEL_PATH
 from sudoku_lens.solve import count_solutions
 from sudoku_lens.synth import place_in_scene, render_grid
 
@@ -98,11 +97,6 @@ def test_blank_photo_is_grid_not_found(tmp_path: Path) -> None:
     assert (tmp_path / "debug" / "2-outlines.png").is_file()
 
 
-needs_model = pytest.mark.skipif(
-    not MODEL_PATH.exists(),
-    reason=f"digit model {MODEL_PATH} not found: train it (sudoku-lens train) to run these tests",
-)
-
 PUZZLE = grid_from_line(
     "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 )
@@ -119,7 +113,6 @@ def write_photo(path: Path, puzzle: np.ndarray, seed: int = 5) -> Path:
     return path
 
 
-@needs_model
 def test_solved_photo_prints_both_grids_and_writes_the_answer(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -135,7 +128,6 @@ def test_solved_photo_prints_both_grids_and_writes_the_answer(
     assert cv2.imread(str(out)).shape == cv2.imread(str(photo)).shape
 
 
-@needs_model
 def test_default_output_goes_to_the_current_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -150,7 +142,6 @@ def test_default_output_goes_to_the_current_directory(
     assert "paper-solved.png" in capsys.readouterr().out
 
 
-@needs_model
 def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     photo = write_photo(tmp_path / "paper.png", PUZZLE)
     out = tmp_path / "answer.png"
@@ -167,7 +158,6 @@ def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert summary["seconds"] > 0
 
 
-@needs_model
 @pytest.mark.parametrize("kind", ["no solution", "several solutions"])
 def test_unsolvable_puzzle_exits_1_with_the_grid_printed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str

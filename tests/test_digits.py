@@ -18,7 +18,6 @@ from sudoku_lens.read.digits import (
     rotate_grid,
 )
 
-DATA = Path(__file__).parents[1].parent / "shared" / "data" / "wicht-v2-train"
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX)
 
 PUZZLE = "600000090096000006000906000069000960000609000090000069000690000900000600060000009"
@@ -189,12 +188,10 @@ def test_orient_of_an_empty_grid_is_upright_and_empty() -> None:
     assert k == 0 and np.all(probs.argmax(axis=2) == 0)
 
 
-def test_reads_validation_photos_with_known_corners() -> None:
-    if not (DATA / "outlines.csv").is_file():
-        pytest.skip(f"{DATA} not found: these tests need ../shared/data/wicht-v2-train")
+def test_reads_validation_photos_with_known_corners(wicht_data: Path) -> None:
     from sudoku_lens.train.photos import cut_cells, load_photos
 
-    photos = [p for p in load_photos(DATA) if p.validation][:6]
+    photos = [p for p in load_photos(wicht_data) if p.validation][:6]
     wrong = 0
     for photo in photos:
         gray = cv2.imread(str(photo.path), cv2.IMREAD_GRAYSCALE)

@@ -14,7 +14,6 @@ from sudoku_lens.read.grid import CROP, GridLocation, locate_grid
 from sudoku_lens.read.reader import read_photo
 from sudoku_lens.synth import GlyphFont, GridStyle, place_in_scene, random_puzzle, render_grid
 
-DATA = Path(__file__).parents[1].parent / "shared" / "data" / "wicht-v2-train"
 PUZZLE = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 SIDE = 900
 """Side of the flat synthetic grid, in pixels (cells of 100)."""
@@ -140,27 +139,24 @@ def test_noise_and_text_have_no_grid() -> None:
         locate_grid(page)
 
 
-def validation_outlines() -> list[tuple[Path, np.ndarray]]:
-    outlines = DATA / "outlines.csv"
-    if not outlines.is_file():
-        pytest.skip(f"{outlines} not found: these tests need ../shared/data/wicht-v2-train")
+def validation_outlines(data: Path) -> list[tuple[Path, np.ndarray]]:
     rows = []
-    with outlines.open() as handle:
+    with (data / "outlines.csv").open() as handle:
         for row in csv.DictReader(handle):
             number = int(Path(row["file"]).stem.removeprefix("image"))
             if number % 5 == 0:
                 keys = ("top_left", "top_right", "bottom_right", "bottom_left")
                 corners = [[float(row[f"{k}_x"]), float(row[f"{k}_y"])] for k in keys]
-                rows.append((DATA / row["file"], np.array(corners)))
+                rows.append((data / row["file"], np.array(corners)))
     return rows
 
 
-def test_corners_of_validation_photos() -> None:
+def test_corners_of_validation_photos(wicht_data: Path) -> None:
     """Corners against the hand-drawn outlines, which lie at the outer edge of the border line or
     a little outside it (on image115 some 20 px to the left) while ours lie on the line's centre:
     within 6% of the grid size on every validation photo, and within 3% on nearly all."""
     errors = []
-    for path, truth in validation_outlines():
+    for path, truth in validation_outlines(wicht_data):
         location = locate_grid(cv2.imread(str(path)))
         size = np.linalg.norm(truth[0] - truth[2]) / np.sqrt(2)
         errors.append(np.linalg.norm(location.corners - truth, axis=1).max() / size)

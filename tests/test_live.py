@@ -7,6 +7,7 @@ import json
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -15,19 +16,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudoku_lens.cli import main
-from sudoku_lens.draw import draw_solution
+from sudoku_lens.draw import DEFAULT_DIGIT_HEIGHT, draw_solution
 from sudoku_lens.errors import ImageError
 from sudoku_lens.live import LiveResult, LiveSettings, LiveSolver, LiveState
 from sudoku_lens.live.check import GivensCheck, cell_ink, missed_digits, visible_cells
 from sudoku_lens.live.smoothing import CornerFilter
 from sudoku_lens.live.tracking import CornerTracker
-from sudoku_lens.read.digits import MODEL_PATH
+from sudoku_lens.pipeline import printed_digit_height
+from sudoku_lens.read.reader import read_image
 from sudoku_lens.synth import SyntheticVideo, place_in_scene, render_grid, synth_video
-
-needs_model = pytest.mark.skipif(
-    not MODEL_PATH.exists(),
-    reason=f"digit model {MODEL_PATH} not found: train it (sudoku-lens train) to run these tests",
-)
 
 HAS_GUI = re.search(r"GUI:\s+NONE", cv2.getBuildInformation()) is None
 
@@ -60,11 +57,16 @@ def drawn_mask(before: np.ndarray, after: np.ndarray) -> np.ndarray:
 def agreement(
     frame: np.ndarray, out: np.ndarray, video: SyntheticVideo, index: int
 ) -> tuple[float, float]:
-    """How well the drawn digits match the true answer drawn at the true corners."""
+    """How well the drawn digits match the true answer drawn at the true corners, as tall as a
+    photo of the same frame would have it drawn (the printed digits' height)."""
     truth = video.truth[index]
     assert truth.puzzle is not None
     expected = draw_solution(
-        frame, truth.corners, video.puzzles[truth.puzzle], video.solutions[truth.puzzle]
+        frame,
+        truth.corners,
+        video.puzzles[truth.puzzle],
+        video.solutions[truth.puzzle],
+        digit_height=printed_digit_height(read_image(frame)),
     )
     want, got = drawn_mask(frame, expected), drawn_mask(frame, out)
     kernel = np.ones((9, 9), np.uint8)
@@ -104,7 +106,6 @@ def segments(video: SyntheticVideo) -> list[tuple[int | None, range]]:
     return out
 
 
-@needs_model
 def test_the_right_answer_is_drawn_on_the_frames_that_show_the_grid(run: Run) -> None:
     video = run.video
     for puzzle, frames in segments(video):
@@ -125,7 +126,6 @@ def test_the_right_answer_is_drawn_on_the_frames_that_show_the_grid(run: Run) ->
             assert error < 0.03 * side, (i, error)
 
 
-@needs_model
 def test_the_drawn_answer_moves_as_smoothly_as_the_page(run: Run) -> None:
     video = run.video
     for puzzle, frames in segments(video):
@@ -138,7 +138,6 @@ def test_the_drawn_answer_moves_as_smoothly_as_the_page(run: Run) -> None:
         assert jolt <= np.abs(np.diff(page, 2, axis=0)).max() + 2.0, "the digits must not jump"
 
 
-@needs_model
 def test_nothing_is_drawn_where_there_is_no_grid(run: Run) -> None:
     assert run.untouched and all(run.untouched.values())
     for index in run.untouched:
@@ -148,7 +147,6 @@ def test_nothing_is_drawn_where_there_is_no_grid(run: Run) -> None:
         assert result.corners is None and result.solution is None
 
 
-@needs_model
 def test_states_progress_from_searching_to_reading_to_solved(run: Run) -> None:
     states = [r.state for r in run.results]
     order = [s for i, s in enumerate(states) if i == 0 or s != states[i - 1]]
@@ -157,7 +155,6 @@ def test_states_progress_from_searching_to_reading_to_solved(run: Run) -> None:
     assert LiveState.UNSOLVABLE not in order
 
 
-@needs_model
 def test_the_second_puzzle_replaces_the_first_on_a_cut() -> None:
     video = synth_video(12, schedule=((0, 12), (1, 14)))
     solver = LiveSolver()
@@ -171,7 +168,6 @@ def test_the_second_puzzle_replaces_the_first_on_a_cut() -> None:
     assert all(p is not None and (p == video.puzzles[1]).all() for p in later[3:])
 
 
-@needs_model
 def test_the_drawn_answer_reads_back_as_the_solution(run: Run) -> None:
     from sudoku_lens.read.digits import DigitClassifier
     from sudoku_lens.read.grid import locate_grid
@@ -186,14 +182,37 @@ def test_the_drawn_answer_reads_back_as_the_solution(run: Run) -> None:
     np.testing.assert_array_equal(read, video.solutions[0])
 
 
-@needs_model
+def test_the_answer_is_drawn_at_the_printed_digits_height(
+    short_video: SyntheticVideo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Live mode sizes its digits like a photo's answer: from the printed givens."""
+    import sudoku_lens.live.solver as live_solver
+
+    heights = []
+    real_overlay = live_solver.SolutionOverlay
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        heights.append(kwargs["digit_height"])
+        return real_overlay(*args, **kwargs)
+
+    monkeypatch.setattr(live_solver, "SolutionOverlay", recorded)
+    solver = LiveSolver(LiveSettings(banner=False))
+    for i in range(6):
+        result = solver.process(short_video.frame(i))
+    assert result.drawn and len(heights) == 1
+    measured = printed_digit_height(read_image(short_video.frame(0)))
+    assert measured != DEFAULT_DIGIT_HEIGHT
+    assert heights[0] == pytest.approx(measured, abs=0.05)
+
+
 def test_a_puzzle_without_a_unique_answer_is_reported_not_drawn(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    import sudoku_lens.live.solver as live_solver
     import sudoku_lens.read.reader as reader
 
     broken = np.array([int(c) for c in BROKEN], np.uint8).reshape(9, 9)
-    real_read = reader.read_photo
+    real_read = live_solver.read_image
 
     def read_exactly(frame: np.ndarray) -> reader.Reading:
         """The real reading (grid, corners), with the digits read without error: this test is
@@ -202,7 +221,7 @@ def test_a_puzzle_without_a_unique_answer_is_reported_not_drawn(
         sure = np.eye(10, dtype=np.float32)[broken]
         return replace(reading, givens=broken.copy(), probabilities=sure)
 
-    monkeypatch.setattr(reader, "read_photo", read_exactly)
+    monkeypatch.setattr(live_solver, "read_image", read_exactly)
     rng = np.random.default_rng(21)
     scene = place_in_scene(
         render_grid(broken, rng), rng, "easy", puzzle=broken, solution=broken, rotation=0
@@ -313,14 +332,14 @@ def test_the_ink_check_spots_a_printed_digit_read_as_empty(short_video: Syntheti
     assert missed_digits(puzzle, ink, visible) == 1
 
 
-@needs_model
 def test_a_read_that_misses_a_printed_digit_is_not_drawn(
     short_video: SyntheticVideo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import sudoku_lens.live.solver as live_solver
     import sudoku_lens.read.reader as reader
 
     video = short_video
-    real_read = reader.read_photo
+    real_read = live_solver.read_image
     calls = []
 
     def read_missing_one(frame: np.ndarray) -> reader.Reading:
@@ -333,7 +352,7 @@ def test_a_read_that_misses_a_printed_digit_is_not_drawn(
         calls.append(1)
         return replace(reading, givens=givens, probabilities=np.eye(10, dtype=np.float32)[givens])
 
-    monkeypatch.setattr(reader, "read_photo", read_missing_one)
+    monkeypatch.setattr(live_solver, "read_image", read_missing_one)
     solver = LiveSolver(LiveSettings(banner=False))
     results = [solver.process(video.frame(i)) for i in range(8)]
     assert [r.state for r in results[:5]] == [LiveState.READING] * 5
@@ -342,7 +361,6 @@ def test_a_read_that_misses_a_printed_digit_is_not_drawn(
     np.testing.assert_array_equal(results[-1].puzzle, video.puzzles[0])
 
 
-@needs_model
 def test_a_change_of_frame_size_starts_following_afresh(short_video: SyntheticVideo) -> None:
     solver = LiveSolver()
     for i in range(4):
@@ -350,7 +368,8 @@ def test_a_change_of_frame_size_starts_following_afresh(short_video: SyntheticVi
     turned = np.ascontiguousarray(cv2.rotate(short_video.frame(4), cv2.ROTATE_90_CLOCKWISE))
     result = solver.process(turned)
     assert result.frame.shape == turned.shape
-    assert result.corners is None or result.corners[:, 0].max() <= turned.shape[1]
+    assert result.corners is not None, "the grid is found again in the turned frame"
+    assert result.corners[:, 0].max() <= turned.shape[1]
 
 
 def test_frames_without_a_grid_get_the_searching_banner_only() -> None:
@@ -384,7 +403,6 @@ def frame_count(path: Path) -> int:
     return count
 
 
-@needs_model
 def test_cli_writes_the_annotated_video_and_prints_json(
     tiny_video: tuple[Path, SyntheticVideo], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -400,7 +418,6 @@ def test_cli_writes_the_annotated_video_and_prints_json(
     assert [p["solution"] for p in stats["puzzles"]] == [solution]
 
 
-@needs_model
 def test_cli_prints_the_counts(
     tiny_video: tuple[Path, SyntheticVideo], capsys: pytest.CaptureFixture[str]
 ) -> None:

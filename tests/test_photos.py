@@ -10,19 +10,13 @@ import pytest
 
 from sudoku_lens.train.photos import load_photos
 
-DATA = Path(__file__).parents[1].parent / "shared" / "data" / "wicht-v2-train"
 
-needs_data = pytest.mark.skipif(
-    not (DATA / "outlines.csv").is_file(),
-    reason=f"{DATA} not found: these tests need ../shared/data/wicht-v2-train",
-)
-
-
-@needs_data
 @pytest.mark.parametrize("kind", ["printed", "mixed"])
-def test_every_labelled_photo_loads_with_its_grid_corners(kind: str) -> None:
-    photos = load_photos(DATA, kind)
-    labelled = [p for p in (DATA / kind).glob("image*.jpg") if p.with_suffix(".dat").is_file()]
+def test_every_labelled_photo_loads_with_its_grid_corners(wicht_data: Path, kind: str) -> None:
+    photos = load_photos(wicht_data, kind)
+    labelled = [
+        p for p in (wicht_data / kind).glob("image*.jpg") if p.with_suffix(".dat").is_file()
+    ]
     assert len(photos) == len(labelled)
     assert [p.number for p in photos] == sorted(p.number for p in photos)
     for photo in photos[::20]:
@@ -34,7 +28,6 @@ def test_every_labelled_photo_loads_with_its_grid_corners(kind: str) -> None:
         assert photo.labels.shape == (9, 9) and photo.labels.max() <= 9
 
 
-@needs_data
-def test_hand_filled_photos_are_labelled_in_every_cell() -> None:
-    photos = load_photos(DATA, "mixed")
+def test_hand_filled_photos_are_labelled_in_every_cell(wicht_data: Path) -> None:
+    photos = load_photos(wicht_data, "mixed")
     assert all((photo.labels > 0).all() for photo in photos)

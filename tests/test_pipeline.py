@@ -3,26 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
+from conftest import truth_grid, validation_photos
+from sudoku_lens.debug import solve_photo_with_pictures
 from sudoku_lens.errors import GridNotFoundError, ImageError
 from sudoku_lens.pipeline import PhotoSolution, draw_outline, solve_photo
 from sudoku_lens.puzzle import grid_from_line
-from sudoku_lens.read.digits import MODEL_PATH, orient
-from sudoku_lens.read.grid import cut_grid
+from sudoku_lens.read import reader
+from sudoku_lens.read.digits import orient
+from sudoku_lens.read.grid import GridSearch, cut_grid
 from sudoku_lens.read.reader import read_photo
 from sudoku_lens.solve import Status
 from sudoku_lens.synth import place_in_scene, render_grid, synth_photo
-
-DATA = Path(__file__).parents[1].parent / "shared" / "data" / "wicht-v2-train"
-
-needs_model = pytest.mark.skipif(
-    not MODEL_PATH.exists(),
-    reason=f"digit model {MODEL_PATH} not found: train it (sudoku-lens train) to run these tests",
-)
 
 NO_SOLUTION = "012340000500000000600000000700000000800000000900000000000000000000000000000000000"
 """No rule broken, but the top-left cell has no digit left; too few givens to repair."""
@@ -62,7 +59,6 @@ def read_back(result: PhotoSolution, difficulty: str) -> np.ndarray:
     return probabilities.argmax(axis=2)
 
 
-@needs_model
 @pytest.mark.parametrize(
     ("seed", "difficulty"),
     [(1, "easy"), (2, "easy"), (3, "medium"), (4, "medium"), (5, "hard"), (7, "hard")],
@@ -78,7 +74,6 @@ def test_generated_photo_is_solved_and_the_answer_reads_back(seed: int, difficul
     np.testing.assert_array_equal(read_back(result, difficulty), photo.solution)
 
 
-@needs_model
 def test_json_summary_follows_the_contract() -> None:
     photo = synth_photo(11, "easy")
     summary = solve_photo(photo.image).to_json()
@@ -90,9 +85,9 @@ def test_json_summary_follows_the_contract() -> None:
     assert corners.shape == (4, 2)
     assert np.abs(corners - photo.corners).max() < 0.03 * np.ptp(photo.corners[:, 0])
     assert summary["seconds"] > 0
+    assert 0.5 < summary["min_confidence"] <= 1.0
 
 
-@needs_model
 def test_grid_override_is_solved_as_given() -> None:
     photo = synth_photo(12, "easy")
     fixed = photo.puzzle.copy()
@@ -106,7 +101,6 @@ def test_grid_override_is_solved_as_given() -> None:
     np.testing.assert_array_equal(result.solution, photo.solution)
 
 
-@needs_model
 @pytest.mark.parametrize(
     ("line", "status"),
     [(NO_SOLUTION, Status.NO_SOLUTION), (SEVERAL_SOLUTIONS, Status.SEVERAL)],
@@ -134,21 +128,51 @@ def test_bad_input_raises_image_error(tmp_path: Path) -> None:
         solve_photo(tmp_path / "missing.jpg")
 
 
-def test_photo_without_grid_raises_and_still_writes_debug_pictures(tmp_path: Path) -> None:
+def test_photo_without_grid_raises_and_still_writes_debug_pictures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     blank = np.full((400, 600, 3), 235, np.uint8)
     cv2.putText(blank, "no sudoku here", (40, 200), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (20, 20, 20), 3)
+    searches = []
+    real_locate_grid = reader.locate_grid
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        searches.append(1)
+        return real_locate_grid(*args, **kwargs)
+
+    monkeypatch.setattr(reader, "locate_grid", counted)
     with pytest.raises(GridNotFoundError):
-        solve_photo(blank, debug_dir=tmp_path / "debug")
+        solve_photo_with_pictures(blank, tmp_path / "debug")
+    assert len(searches) == 1, "the pictures are drawn from the one search, not a second"
     assert sorted(p.name for p in (tmp_path / "debug").iterdir()) == [
         "1-binarised.png",
         "2-outlines.png",
     ]
 
 
-@needs_model
+def test_the_search_records_what_it_considered() -> None:
+    photo = synth_photo(14, "easy")
+    trace = GridSearch()
+    result = solve_photo(photo.image, trace=trace)
+    assert trace.gray is not None and trace.mask is not None
+    assert trace.mask.shape == trace.gray.shape
+    assert trace.location is result.reading.location and trace.chosen is not None
+    assert any(candidate.passed for candidate in trace.candidates)
+    best = max(trace.candidates, key=lambda candidate: candidate.score)
+    assert best.passed and best.score >= 0.1
+    expected = result.reading.location.corners * trace.scale
+    assert np.abs(trace.chosen - expected).max() < 0.05 * np.ptp(expected[:, 0])
+
+    nothing = GridSearch()
+    with pytest.raises(GridNotFoundError):
+        read_photo(np.full((300, 400, 3), 235, np.uint8), trace=nothing)
+    assert nothing.chosen is None and nothing.location is None and nothing.mask is not None
+    assert not any(candidate.passed for candidate in nothing.candidates)
+
+
 def test_debug_pictures_cover_every_stage(tmp_path: Path) -> None:
     photo = synth_photo(13, "medium", rotation=90)
-    solve_photo(photo.image, debug_dir=tmp_path / "debug")
+    solve_photo_with_pictures(photo.image, tmp_path / "debug")
     names = sorted(p.name for p in (tmp_path / "debug").iterdir())
     assert names == [
         "1-binarised.png",
@@ -171,34 +195,16 @@ def test_draw_outline_marks_the_quadrilateral_only() -> None:
     assert image[40, 150].tolist() == [255, 255, 255]
 
 
-def validation_photos() -> list[Path]:
-    """The printed photos of the team's validation split (N % 5 == 0): 30 photos, about 3 s."""
-    if not DATA.is_dir():
-        pytest.skip(f"{DATA} not found: this test needs ../shared/data/wicht-v2-train")
-    photos = [p for p in (DATA / "printed").glob("image*.jpg") if int(p.stem[5:]) % 5 == 0]
-    return sorted(photos, key=lambda p: int(p.stem[5:]))
-
-
-def truth_of(photo: Path) -> np.ndarray:
-    rows = photo.with_suffix(".dat").read_text().splitlines()[2:11]
-    return np.array([[int(v) for v in row.split()] for row in rows], dtype=np.uint8)
-
-
-@needs_model
-def test_real_photos_read_exactly_are_solved_and_drawn() -> None:
-    exact = 0
-    photos = validation_photos()
+def test_real_photos_are_read_exactly_solved_and_drawn(wicht_data: Path) -> None:
+    """Every printed validation photo (N % 5 == 0, 30 photos, about 3 s) is read exactly,
+    solved without repair and drawn."""
+    photos = validation_photos(wicht_data / "printed")
+    assert len(photos) == 30
     for path in photos:
-        truth = truth_of(path)
-        try:
-            result: PhotoSolution = solve_photo(path)
-        except GridNotFoundError:
-            continue
-        if not np.array_equal(result.reading.givens, truth):
-            continue
-        exact += 1
+        truth = truth_grid(path)
+        result = solve_photo(path)
+        np.testing.assert_array_equal(result.reading.givens, truth, err_msg=path.name)
         assert result.status is Status.SOLVED, path.name
         assert result.corrected_cells == [], path.name
         assert_valid_solution(truth, result.solution)
         assert not np.array_equal(result.image, result.reading.image), path.name
-    print(f"{exact} of {len(photos)} validation photos read exactly, all of them solved and drawn")

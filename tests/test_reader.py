@@ -8,30 +8,11 @@ import cv2
 import numpy as np
 import pytest
 
+from conftest import truth_grid
 from sudoku_lens.errors import GridNotFoundError, ImageError
-from sudoku_lens.read import Reading, read_photo
-from sudoku_lens.read.digits import MODEL_PATH
+from sudoku_lens.read import Reading, read_image, read_photo
 from sudoku_lens.read.reader import upright_corners
 from test_grid import PUZZLE, VIEWS, photograph
-
-DATA = Path(__file__).parents[1].parent / "shared" / "data" / "wicht-v2-train"
-
-pytestmark = pytest.mark.skipif(
-    not MODEL_PATH.is_file(),
-    reason=f"{MODEL_PATH} not found: reading needs the shipped digit model",
-)
-
-
-def expected_grid(photo: Path) -> np.ndarray:
-    lines = photo.with_suffix(".dat").read_text().splitlines()[2:11]
-    return np.array([[int(v) for v in line.split()] for line in lines], np.uint8)
-
-
-def data_photo(name: str) -> Path:
-    path = DATA / name
-    if not path.is_file():
-        pytest.skip(f"{path} not found: this test needs ../shared/data/wicht-v2-train")
-    return path
 
 
 def test_upright_corners_follow_the_turns() -> None:
@@ -70,11 +51,11 @@ def test_synthetic_grid_in_every_orientation(turns: int) -> None:
         ("printed/image1083.jpg", 180),
     ],
 )
-def test_real_photos_are_read_exactly(name: str, rotation: int) -> None:
-    photo = data_photo(name)
+def test_real_photos_are_read_exactly(wicht_data: Path, name: str, rotation: int) -> None:
+    photo = wicht_data / name
     reading = read_photo(photo)
     assert reading.rotation == rotation
-    assert np.array_equal(reading.givens, expected_grid(photo))
+    assert np.array_equal(reading.givens, truth_grid(photo))
     assert reading.givens.dtype == np.uint8 and reading.givens.shape == (9, 9)
     assert reading.probabilities.shape == (9, 9, 10)
     assert np.allclose(reading.probabilities.sum(axis=2), 1.0, atol=1e-3)
@@ -82,8 +63,8 @@ def test_real_photos_are_read_exactly(name: str, rotation: int) -> None:
     assert reading.image.shape == cv2.imread(str(photo)).shape
 
 
-def test_turned_photo_reads_the_same_with_matching_corners() -> None:
-    photo = data_photo("printed/image10.jpg")
+def test_turned_photo_reads_the_same_with_matching_corners(wicht_data: Path) -> None:
+    photo = wicht_data / "printed/image10.jpg"
     image = cv2.imread(str(photo))
     upright = read_photo(image)
     turned_image = np.ascontiguousarray(np.rot90(image, 1))
@@ -98,8 +79,8 @@ def test_turned_photo_reads_the_same_with_matching_corners() -> None:
     assert turned.image.shape == (width, height, 3)
 
 
-def test_path_bytes_and_array_sources_agree() -> None:
-    photo = data_photo("printed/image40.jpg")
+def test_path_bytes_and_array_sources_agree(wicht_data: Path) -> None:
+    photo = wicht_data / "printed/image40.jpg"
     from_path = read_photo(photo)
     from_bytes = read_photo(photo.read_bytes())
     from_array = read_photo(cv2.imread(str(photo)))
@@ -114,6 +95,24 @@ def test_timings_per_stage() -> None:
     assert all(v >= 0 for v in reading.timings.values())
     stages = sum(v for k, v in reading.timings.items() if k != "total")
     assert reading.timings["total"] == pytest.approx(stages)
+
+
+def test_a_decoded_image_is_read_as_it_is() -> None:
+    image = photograph(np.array(VIEWS["frontal"], np.float32))
+    reading = read_image(image)
+    assert reading.image is image, "read_image keeps the caller's array: no second decode"
+    assert set(reading.timings) == {"grid", "cells", "digits", "total"}
+    np.testing.assert_array_equal(reading.givens, read_photo(image).givens)
+
+
+def test_reading_json_has_lines_rounded_corners_and_81_confidences() -> None:
+    reading = read_photo(photograph(np.array(VIEWS["frontal"], np.float32)))
+    summary = reading.to_json()
+    assert set(summary) == {"grid", "corners", "rotation", "confidences", "seconds"}
+    assert summary["grid"] == "".join(str(v) for v in reading.givens.ravel())
+    assert summary["corners"] == [[round(float(v), 1) for v in p] for p in reading.corners]
+    assert len(summary["confidences"]) == 81 and min(summary["confidences"]) > 0.5
+    assert summary["rotation"] == 0
 
 
 def test_no_grid_and_not_an_image() -> None:

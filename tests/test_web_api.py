@@ -11,7 +11,6 @@ import socket
 import struct
 import sys
 import threading
-import time
 import zlib
 
 import cv2
@@ -127,7 +126,7 @@ def test_read_returns_the_givens_corners_and_confidence(client, photo):
     body = response.json()
     assert body["grid"] == format_line(shot.puzzle)
     assert body["rotation"] == 0
-    assert len(body["confidence"]) == 81
+    assert len(body["confidences"]) == 81
     assert np.allclose(body["corners"], shot.corners, atol=12)
     assert body["seconds"] > 0
 
@@ -460,17 +459,22 @@ def test_a_bug_is_a_logged_json_500_not_a_traceback(monkeypatch, photo):
 
 
 def test_many_clients_at_once_are_all_served_by_a_bounded_pool(monkeypatch):
-    """Twelve requests at once with a pool of two: two run at a time, every one is answered."""
+    """Twelve requests at once with a pool of two: two run at a time, every one is answered.
+
+    Each request waits inside the pool until a second one is running beside it (a barrier of
+    two), so the pool must run two at once; the count of those inside shows it never runs three.
+    """
     running = 0
     peak = 0
     lock = threading.Lock()
+    pair = threading.Barrier(2, timeout=30)
 
-    def slow_grid(puzzle):
+    def paired_grid(puzzle):
         nonlocal running, peak
         with lock:
             running += 1
             peak = max(peak, running)
-        time.sleep(0.05)
+        pair.wait()
         with lock:
             running -= 1
         return {
@@ -478,10 +482,10 @@ def test_many_clients_at_once_are_all_served_by_a_bounded_pool(monkeypatch):
             "status": "solved",
             "solution": SOLUTION,
             "guesses": 0,
-            "seconds": 0.05,
+            "seconds": 0.0,
         }
 
-    monkeypatch.setattr(web_app, "_grid_json", slow_grid)
+    monkeypatch.setattr(web_app, "_grid_json", paired_grid)
     app = create_app(pool_size=2, warm_up=False)
 
     async def burst():

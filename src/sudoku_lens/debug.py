@@ -1,9 +1,12 @@
 """Pictures of every stage of reading a photo, to see why a photo failed.
 
-`write_debug_pictures` writes, into one directory:
+The grid search records what it considered in a `GridSearch`; this module only draws it and the
+reading. `write_debug_pictures` writes, into one directory (`solve_photo_with_pictures` solves a
+photo and writes them):
 
 1. `1-binarised.png`: the ink mask the grid is searched in.
-2. `2-outlines.png`: every candidate outline with its grid score, and the one chosen.
+2. `2-outlines.png`: every candidate scored (the best with their grid score), the one chosen
+   and the grid lines fitted in it.
 3. `3-warped.png`: the grid rectified to a square with each cell's boundary.
 4. `4-cells.png`: the 81 cells upright, each as cut from the photo and as the classifier sees it,
    with the digit read and its confidence (red when unsure) and any repair.
@@ -15,21 +18,17 @@ Stages that were not reached (no grid found) are left out.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 import cv2
 import numpy as np
 
 from sudoku_lens.errors import GridNotFoundError, SudokuLensError
-from sudoku_lens.read import grid as grid_module
+from sudoku_lens.pipeline import PhotoSolution, solve_photo
 from sudoku_lens.read.digits import SIZE, prepare_cells, rotate_grid
-from sudoku_lens.read.grid import CROP, GridLocation, locate_grid
-
-if TYPE_CHECKING:
-    from sudoku_lens.pipeline import PhotoSolution
-    from sudoku_lens.read.reader import Reading
+from sudoku_lens.read.grid import CROP, GridLocation, GridSearch
+from sudoku_lens.read.reader import Reading
 
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 WHITE = (255, 255, 255)
@@ -46,61 +45,40 @@ UNSURE = 0.6
 """Confidence below which a cell's label is red (orange in between)."""
 MAX_SIDE = 1400
 """Longest side of a picture of the whole photo."""
+LABELLED = 5
+"""Candidates whose grid score is written on the outlines picture, best first."""
 
 
-@dataclass(frozen=True)
-class GridSearch:
-    """The grid search's intermediate results, in the coordinates of its reduced working copy."""
-
-    scale: float
-    """Working copy size / photo size."""
-    gray: np.ndarray
-    binary: np.ndarray
-    """Ink mask, 255 where darker than the surroundings."""
-    candidates: list[np.ndarray]
-    """Every candidate quadrilateral (4, 2) considered."""
-    location: GridLocation | None
-    """The grid found (in photo coordinates), or None."""
-
-
-def trace_grid_search(image_bgr: np.ndarray, location: GridLocation | None = None) -> GridSearch:
-    """Repeat the grid search's first steps on `image_bgr` and keep what they produce.
-
-    Mirrors `locate_grid`: the photo is halved until its longest side is at most WORK_SIDE, ink
-    is binarised, and the hulls of large outlines give the candidate quadrilaterals. `location`
-    is the grid found by the reader; when None, `locate_grid` is run here.
-    """
-    gray = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
-    scale = 1.0
-    while max(gray.shape) > grid_module.WORK_SIDE:
-        gray = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-        scale *= 0.5
-    binary, _ = grid_module._binarize(gray)
-    min_area = grid_module._MIN_AREA * gray.size
-    candidates = [
-        quad
-        for area, hull in grid_module._outlines(binary, min_area)
-        for quad in grid_module._hull_quads(hull)[:1]
-    ]
-    if location is None:
-        try:
-            location = locate_grid(image_bgr)
-        except GridNotFoundError:
-            location = None
-    return GridSearch(scale, gray, binary, candidates, location)
+def solve_photo_with_pictures(
+    source: str | os.PathLike[str] | bytes | np.ndarray,
+    directory: str | os.PathLike[str],
+    *,
+    grid: Any = None,
+) -> PhotoSolution:
+    """`solve_photo` that also writes the stage pictures into `directory`, also when no grid is
+    found (then the pictures of the stages reached are written before the error is raised)."""
+    trace = GridSearch()
+    try:
+        photo = solve_photo(source, grid=grid, trace=trace)
+    except GridNotFoundError:
+        write_debug_pictures(directory, trace)
+        raise
+    write_debug_pictures(directory, trace, photo=photo)
+    return photo
 
 
 def write_debug_pictures(
     directory: str | os.PathLike[str],
-    image_bgr: np.ndarray,
+    search: GridSearch,
     *,
     reading: Reading | None = None,
     photo: PhotoSolution | None = None,
 ) -> list[Path]:
-    """Write one picture per stage of reading `image_bgr` into `directory` (created if needed).
+    """Write one picture per stage into `directory` (created if needed).
 
-    `reading` (from `read_photo`) adds the cells and their predictions, `photo` (from
-    `solve_photo`) the repairs and the result. Returns the paths written.
+    `search` is what the grid search recorded (pass a `GridSearch` to `read_photo` or
+    `solve_photo`); `reading` adds the cells and their predictions, `photo` the reading, the
+    repairs and the result. Returns the paths written.
     """
     out = Path(directory)
     try:
@@ -108,17 +86,15 @@ def write_debug_pictures(
     except OSError as exc:
         raise SudokuLensError(f"cannot create the debug directory {out}: {exc.strerror}") from exc
 
-    search = trace_grid_search(image_bgr, reading.location if reading is not None else None)
-    pictures = {
-        "1-binarised.png": binarised_picture(search),
-        "2-outlines.png": outlines_picture(search),
-    }
-    location = search.location
-    if location is not None:
-        rotation = reading.rotation if reading is not None else 0
-        pictures["3-warped.png"] = warped_picture(location, rotation)
-        if reading is not None:
-            pictures["4-cells.png"] = cells_picture(location, reading, photo)
+    if photo is not None:
+        reading = photo.reading
+    pictures = {}
+    if search.mask is not None and search.gray is not None:
+        pictures["1-binarised.png"] = binarised_picture(search)
+        pictures["2-outlines.png"] = outlines_picture(search)
+    if reading is not None and reading.location is not None:
+        pictures["3-warped.png"] = warped_picture(reading.location, reading.rotation)
+        pictures["4-cells.png"] = cells_picture(reading.location, reading, photo)
     if photo is not None:
         pictures["5-result.png"] = result_picture(photo)
 
@@ -166,8 +142,9 @@ def _polygon(image: np.ndarray, quad: np.ndarray, color: tuple[int, int, int], w
 
 def binarised_picture(search: GridSearch) -> np.ndarray:
     """Stage 1: the ink mask, ink in black."""
+    assert search.mask is not None
     return titled(
-        255 - search.binary,
+        255 - search.mask,
         [
             "1. Binarised (adaptive threshold)",
             "Black: ink darker than its surroundings.",
@@ -176,25 +153,35 @@ def binarised_picture(search: GridSearch) -> np.ndarray:
     )
 
 
-def outlines_picture(search: GridSearch) -> np.ndarray:
-    """Stage 2: every candidate outline, the grid's fitted outline and lines."""
+def outlines_picture(search: GridSearch, labelled: int = LABELLED) -> np.ndarray:
+    """Stage 2: every candidate scored, the best `labelled` with their grid score, the chosen
+    one and the grid lines fitted in it."""
+    assert search.gray is not None
     canvas = cv2.cvtColor(search.gray, cv2.COLOR_GRAY2BGR) // 2 + 127
-    for quad in search.candidates:
-        _polygon(canvas, quad, ORANGE, 1)
+    for candidate in search.candidates:
+        _polygon(canvas, candidate.quad, BLUE if candidate.passed else ORANGE, 1)
+    best = sorted(search.candidates, key=lambda candidate: -candidate.score)[:labelled]
+    for candidate in best:
+        x, y = np.asarray(candidate.quad, np.float32).mean(axis=0)
+        color = BLUE if candidate.passed else ORANGE
+        text = f"{candidate.score:.2f}"
+        cv2.putText(canvas, text, (int(x) - 20, int(y)), FONT, 0.6, color, 2, cv2.LINE_AA)
     if search.location is not None:
         lattice = search.location.lattice * search.scale
         for line in [*lattice, *lattice.transpose(1, 0, 2)]:
             points = np.round(line * 16).astype(np.int32).reshape(-1, 1, 2)
-            cv2.polylines(canvas, [points], False, BLUE, 1, cv2.LINE_AA, shift=4)
+            cv2.polylines(canvas, [points], False, GREEN, 1, cv2.LINE_AA, shift=4)
         _polygon(canvas, search.location.corners * search.scale, GREEN, 2)
-        verdict = ("Chosen: green outline, with the grid lines fitted inside it (blue).", GREEN)
+        verdict = ("Chosen: green outline, with the grid lines fitted inside it.", GREEN)
     else:
         verdict = ("None of them looks like a Sudoku grid: no grid found.", RED)
+    passed = sum(candidate.passed for candidate in search.candidates)
     return titled(
         canvas,
         [
             "2. Candidate outlines and the chosen one",
-            (f"Orange: the {len(search.candidates)} large outline(s) considered.", ORANGE),
+            (f"Orange: {len(search.candidates) - passed} candidate(s) that are no grid.", ORANGE),
+            (f"Blue: {passed} that look like a grid (the best with their score).", BLUE),
             verdict,
         ],
     )

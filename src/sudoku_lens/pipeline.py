@@ -11,11 +11,11 @@ from typing import Any
 import cv2
 import numpy as np
 
-from sudoku_lens.debug import write_debug_pictures
-from sudoku_lens.errors import SudokuLensError
-from sudoku_lens.puzzle import as_grid, format_line
+from sudoku_lens.draw import DEFAULT_DIGIT_HEIGHT, draw_solution
+from sudoku_lens.puzzle import as_grid, grid_json
+from sudoku_lens.read.grid import CELL, CROP, MARGIN, GridSearch
 from sudoku_lens.read.image_io import load_image
-from sudoku_lens.read.reader import Reading, read_photo
+from sudoku_lens.read.reader import Reading, corners_json, read_image
 from sudoku_lens.repair import repair
 from sudoku_lens.solve import Status, solve
 
@@ -39,7 +39,7 @@ class PhotoSolution:
     image: np.ndarray
     """BGR photo with the solution drawn in, or with the grid outline when not solved."""
     seconds: float
-    """Wall time of the whole call, decoding included (debug pictures excluded)."""
+    """Wall time of the whole call, decoding included."""
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds per stage: "decode", the reader's stages, "repair" (or "solve" for a grid given by
     the caller), "draw", and "total" (the same as `seconds`)."""
@@ -52,48 +52,45 @@ class PhotoSolution:
     def to_json(self) -> dict[str, Any]:
         """JSON-ready summary: `grid` (solved), `read` (as read) and `solution` as 81-character
         lines ('0' for empty), `status`, `corrected_cells` [row, col], `corners` in pixels (TL, TR,
-        BR, BL of the upright puzzle), `rotation`, `confidence` (of the least sure cell), `seconds`.
+        BR, BL of the upright puzzle), `rotation`, `min_confidence` (of the least sure cell),
+        `seconds`.
         """
         return {
-            "grid": format_line(self.grid),
-            "read": format_line(self.reading.givens),
-            "solution": None if self.solution is None else format_line(self.solution),
+            "grid": grid_json(self.grid),
+            "read": grid_json(self.reading.givens),
+            "solution": grid_json(self.solution),
             "status": str(self.status.value),
             "corrected_cells": [[int(r), int(c)] for r, c in self.corrected_cells],
-            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.reading.corners],
+            "corners": corners_json(self.reading.corners),
             "rotation": int(self.reading.rotation),
-            "confidence": round(float(self.reading.confidence.min()), 4),
+            "min_confidence": round(float(self.reading.confidence.min()), 4),
             "seconds": round(self.seconds, 4),
         }
 
 
-def solve_photo(
-    source: str | os.PathLike[str] | bytes | np.ndarray,
-    *,
-    grid: Any = None,
-    debug_dir: str | os.PathLike[str] | None = None,
-) -> PhotoSolution:
-    """Read the Sudoku in `source` (path, encoded bytes or BGR array), solve it and draw the answer.
+@dataclass(frozen=True)
+class Answer:
+    """What a reading comes to: the puzzle solved, the verdict, and how to draw the answer."""
+
+    grid: np.ndarray
+    """(9, 9) uint8 puzzle that was solved: the reading after repair, or the caller's override."""
+    status: Status
+    solution: np.ndarray | None
+    """(9, 9) uint8 solved grid when `status` is solved, else None."""
+    corrected_cells: list[tuple[int, int]]
+    """(row, col) 0-based cells where `grid` differs from the digits read."""
+    digit_height: float
+    """Height of the digits to draw, as a fraction of a cell: that of the printed givens."""
+
+
+def answer_reading(reading: Reading, *, grid: Any = None) -> Answer:
+    """Repair and solve what was read, and measure the printed digits for drawing the answer.
 
     When the digits read break the rules or do not have exactly one solution, the classifier's
-    probabilities are used to find the most probable reading that has one (`repair`); the cells
-    changed are reported in `corrected_cells`. `grid` (anything `as_grid` accepts) replaces the
-    reading, e.g. after a user corrected it, and is solved as given. `debug_dir` receives one
-    picture per stage (see `sudoku_lens.debug`), also when no grid is found. Raises ImageError for
-    input that is not a usable image and GridNotFoundError when no grid is found.
+    probabilities are used to find the most probable reading that has one (`repair`). `grid`
+    (anything `as_grid` accepts) replaces the reading, e.g. after a user corrected it, and is
+    solved as given. Used for photos (`solve_photo`) and for live frames alike.
     """
-    start = time.perf_counter()
-    image = load_image(source)
-    timings = {"decode": time.perf_counter() - start}
-    try:
-        reading = read_photo(image)
-    except SudokuLensError:
-        if debug_dir is not None:
-            write_debug_pictures(debug_dir, image)
-        raise
-    timings.update((k, v) for k, v in reading.timings.items() if k not in ("decode", "total"))
-
-    stage = time.perf_counter()
     if grid is not None:
         puzzle = as_grid(grid)
         outcome = solve(puzzle)
@@ -101,39 +98,61 @@ def solve_photo(
         corrected = [
             (int(r), int(c)) for r, c in zip(*np.nonzero(puzzle != reading.givens), strict=True)
         ]
-        timings["solve"] = time.perf_counter() - stage
     else:
         fixed = repair(reading.probabilities, reading.givens)
         puzzle, status, solution = fixed.grid, fixed.status, fixed.solution
         corrected = fixed.changed_cells
-        timings["repair"] = time.perf_counter() - stage
+    height = printed_digit_height(reading) if solution is not None else DEFAULT_DIGIT_HEIGHT
+    return Answer(puzzle, status, solution, corrected, height)
+
+
+def solve_photo(
+    source: str | os.PathLike[str] | bytes | np.ndarray,
+    *,
+    grid: Any = None,
+    trace: GridSearch | None = None,
+) -> PhotoSolution:
+    """Read the Sudoku in `source` (path, encoded bytes or BGR array), solve it and draw the answer.
+
+    The reading is repaired and solved by `answer_reading` (`grid` replaces the digits read);
+    the cells changed are reported in `corrected_cells`. `trace` records what the grid search
+    considered, for `sudoku_lens.debug`. Raises ImageError for input that is not a usable image
+    and GridNotFoundError when no grid is found.
+    """
+    start = time.perf_counter()
+    image = load_image(source)
+    timings = {"decode": time.perf_counter() - start}
+    reading = read_image(image, trace=trace)
+    timings.update((k, v) for k, v in reading.timings.items() if k != "total")
 
     stage = time.perf_counter()
-    if solution is not None:
-        from sudoku_lens.draw import draw_solution
+    answer = answer_reading(reading, grid=grid)
+    timings["repair" if grid is None else "solve"] = time.perf_counter() - stage
 
-        height = printed_digit_height(reading)
+    stage = time.perf_counter()
+    if answer.solution is not None:
         annotated = draw_solution(
-            reading.image, reading.corners, puzzle, solution, digit_height=height
+            reading.image,
+            reading.corners,
+            answer.grid,
+            answer.solution,
+            digit_height=answer.digit_height,
         )
     else:
         annotated = draw_outline(reading.image, reading.corners)
     timings["draw"] = time.perf_counter() - stage
     timings["total"] = time.perf_counter() - start
 
-    result = PhotoSolution(
+    return PhotoSolution(
         reading=reading,
-        grid=np.asarray(puzzle, dtype=np.uint8).reshape(9, 9),
-        status=status,
-        solution=solution,
-        corrected_cells=corrected,
+        grid=np.asarray(answer.grid, dtype=np.uint8).reshape(9, 9),
+        status=answer.status,
+        solution=answer.solution,
+        corrected_cells=answer.corrected_cells,
         image=annotated,
         seconds=timings["total"],
         timings=timings,
     )
-    if debug_dir is not None:
-        write_debug_pictures(debug_dir, image, reading=reading, photo=result)
-    return result
 
 
 def printed_digit_height(reading: Reading) -> float:
@@ -143,9 +162,6 @@ def printed_digit_height(reading: Reading) -> float:
     largest dark component inside each cell that does not touch its edges (grid lines do).
     Falls back to the drawing default when there is too little to measure.
     """
-    from sudoku_lens.draw import DEFAULT_DIGIT_HEIGHT
-    from sudoku_lens.read.grid import CELL, CROP, MARGIN
-
     location = reading.location
     if location is None:
         return DEFAULT_DIGIT_HEIGHT

@@ -23,29 +23,19 @@ def add_parser(subparsers: Any) -> None:
         "--json",
         action="store_true",
         help="print JSON: grid (81 characters, 0 = empty), corners (upright TL, TR, BR, BL in "
-        "image pixels), rotation (degrees clockwise), confidence (81 values), seconds",
+        "image pixels), rotation (degrees clockwise), confidences (81 values), seconds",
     )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Read the photo and print what was read."""
-    from sudoku_lens.puzzle import format_grid, format_line
+    from sudoku_lens.puzzle import format_grid
     from sudoku_lens.read.reader import read_photo
 
     reading = read_photo(args.photo)
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "grid": format_line(reading.givens),
-                    "corners": [[round(float(v), 1) for v in p] for p in reading.corners],
-                    "rotation": reading.rotation,
-                    "confidence": [round(float(v), 3) for v in reading.confidence.ravel()],
-                    "seconds": round(reading.timings["total"], 4),
-                }
-            )
-        )
+        print(json.dumps(reading.to_json()))
     else:
         print(format_grid(reading.givens))
     return 0

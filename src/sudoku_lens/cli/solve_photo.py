@@ -87,7 +87,12 @@ def run_photo(args: argparse.Namespace) -> int:
     output = Path(args.output) if args.output else None
     if output is not None:
         _check_writable(output)
-    result = solve_photo(photo_path, debug_dir=args.debug)
+    if args.debug is None:
+        result = solve_photo(photo_path)
+    else:
+        from sudoku_lens.debug import solve_photo_with_pictures
+
+        result = solve_photo_with_pictures(photo_path, args.debug)
     if output is None and result.solved:
         output = default_output_path(photo_path).resolve()
     if output is not None:

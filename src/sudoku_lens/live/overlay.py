@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sudoku_lens.draw import composite, overlay_size, render_overlay
+from sudoku_lens.draw import DEFAULT_DIGIT_HEIGHT, composite, overlay_size, render_overlay
 
 _HEADROOM = 1.25
 """Render the answer this much larger than the grid first looks, so a page brought closer to
@@ -27,14 +27,25 @@ class SolutionOverlay:
     pays for rendering and a moving one never flickers between renderings.
     """
 
-    def __init__(self, givens: np.ndarray, solution: np.ndarray, corners: np.ndarray) -> None:
+    def __init__(
+        self,
+        givens: np.ndarray,
+        solution: np.ndarray,
+        corners: np.ndarray,
+        *,
+        digit_height: float = DEFAULT_DIGIT_HEIGHT,
+    ) -> None:
         self.givens = np.asarray(givens, np.uint8).reshape(9, 9).copy()
         self.solution = np.asarray(solution, np.uint8).reshape(9, 9).copy()
+        self.digit_height = float(digit_height)
+        """Height of the drawn digits as a fraction of a cell (that of the printed ones)."""
         self._render(corners)
 
     def _render(self, corners: np.ndarray) -> None:
         self.size = overlay_size(np.asarray(corners, np.float32) * _HEADROOM)
-        self.bgr, self.alpha = render_overlay(self.givens, self.solution, self.size)
+        self.bgr, self.alpha = render_overlay(
+            self.givens, self.solution, self.size, digit_height=self.digit_height
+        )
 
     def apply(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """A copy of `frame` with the answer drawn into the grid at `corners` (upright order)."""

@@ -26,6 +26,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 import cv2
 import numpy as np
@@ -35,6 +36,9 @@ from sudoku_lens.live.check import GivensCheck, cell_ink, missed_digits, visible
 from sudoku_lens.live.overlay import SolutionOverlay, draw_banner
 from sudoku_lens.live.smoothing import CornerFilter
 from sudoku_lens.live.tracking import CornerTracker, quad_area
+from sudoku_lens.pipeline import answer_reading
+from sudoku_lens.puzzle import grid_json
+from sudoku_lens.read.reader import corners_json, read_image
 from sudoku_lens.solve import Status
 
 _KNOWN = 8
@@ -82,17 +86,13 @@ class LiveResult:
     drawn: bool
     seconds: float
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The result without the image, as JSON-ready values (grids as 81-character strings)."""
-
-        def line(grid: np.ndarray | None) -> str | None:
-            return None if grid is None else "".join(str(int(v)) for v in grid.ravel())
-
         return {
             "state": self.state.value,
-            "corners": None if self.corners is None else self.corners.round(1).tolist(),
-            "puzzle": line(self.puzzle),
-            "solution": line(self.solution),
+            "corners": corners_json(self.corners),
+            "puzzle": grid_json(self.puzzle),
+            "solution": grid_json(self.solution),
             "drawn": self.drawn,
             "seconds": round(self.seconds, 4),
         }
@@ -121,12 +121,14 @@ class LiveSettings:
 
 @dataclass(frozen=True)
 class _Read:
-    """A grid read on one frame: corners in frame pixels (upright order) and the repaired puzzle."""
+    """A grid read on one frame: corners in frame pixels (upright order), the repaired puzzle,
+    and the printed digits' height (a fraction of a cell) to draw the answer at."""
 
     corners: np.ndarray
     puzzle: np.ndarray
     status: Status
     solution: np.ndarray | None
+    digit_height: float
 
     @property
     def key(self) -> bytes:
@@ -294,18 +296,15 @@ class LiveSolver:
 
     def _read(self, frame: np.ndarray) -> _Read | None:
         """Read and solve the grid in the frame, or None when there is none or it is no puzzle."""
-        from sudoku_lens.read.reader import read_photo
-        from sudoku_lens.repair import repair
-
         try:
-            reading = read_photo(frame)
+            reading = read_image(frame)
         except GridNotFoundError:
             return None
         if int(np.count_nonzero(reading.givens)) < _MIN_GIVENS:
             return None
-        fixed = repair(reading.probabilities, reading.givens)
+        answer = answer_reading(reading)
         corners = np.asarray(reading.corners, np.float32).reshape(4, 2)
-        return _Read(corners, fixed.grid, Status(fixed.status), fixed.solution)
+        return _Read(corners, answer.grid, answer.status, answer.solution, answer.digit_height)
 
     def _take(self, read: _Read, frame: np.ndarray, gray: np.ndarray, scale: float) -> None:
         """Count a read towards confirming its puzzle; confirm it when enough reads agree and
@@ -330,7 +329,9 @@ class LiveSolver:
             return
         overlay = None
         if read.status is Status.SOLVED and read.solution is not None:
-            overlay = SolutionOverlay(read.puzzle, read.solution, read.corners)
+            overlay = SolutionOverlay(
+                read.puzzle, read.solution, read.corners, digit_height=read.digit_height
+            )
         check = GivensCheck(read.puzzle, ink)
         self._answer = self._known[read.key] = _Answer(read, overlay, check)
         while len(self._known) > _KNOWN:

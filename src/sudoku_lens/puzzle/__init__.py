@@ -31,6 +31,7 @@ __all__ = [
     "format_grid",
     "format_line",
     "grid_from_line",
+    "grid_json",
     "parse_line",
     "parse_puzzle",
     "parse_puzzles",
@@ -43,6 +44,11 @@ def grid_from_line(line: str) -> np.ndarray:
     import numpy as np
 
     return (np.frombuffer(line.encode("ascii"), dtype=np.uint8) - ord("0")).reshape(9, 9)
+
+
+def grid_json(grid: np.ndarray | None) -> str | None:
+    """A (9, 9) grid's JSON form, its 81-character line ('0' for empty), or None for no grid."""
+    return None if grid is None else format_line(grid)
 
 
 def as_grid(puzzle: Any) -> np.ndarray:

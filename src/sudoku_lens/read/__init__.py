@@ -14,6 +14,7 @@ _EXPORTS = {
     "locate_grid": "sudoku_lens.read.grid",
     "load_image": "sudoku_lens.read.image_io",
     "Reading": "sudoku_lens.read.reader",
+    "read_image": "sudoku_lens.read.reader",
     "read_photo": "sudoku_lens.read.reader",
 }
 

@@ -1,15 +1,20 @@
-"""Read the given digits of a Sudoku from a photo: decode, find the grid, classify, turn upright."""
+"""Read the given digits of a Sudoku from a photo: find the grid, classify, turn upright.
+
+`read_image` reads a decoded image; `read_photo` decodes a path or bytes first (`load_image`).
+"""
 
 from __future__ import annotations
 
 import os
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from sudoku_lens.puzzle import grid_json
 from sudoku_lens.read.digits import orient
-from sudoku_lens.read.grid import GridLocation, locate_grid
+from sudoku_lens.read.grid import GridLocation, GridSearch, locate_grid
 from sudoku_lens.read.image_io import load_image
 
 
@@ -27,9 +32,10 @@ class Reading:
     rotation: int
     """Degrees (0, 90, 180 or 270) the photo must turn clockwise for the puzzle to be upright."""
     timings: dict[str, float]
-    """Seconds spent per stage: decode, grid, cells, digits, and their total."""
+    """Seconds spent per stage: grid, cells, digits (and decode, from `read_photo`), and their
+    total."""
     image: np.ndarray
-    """The decoded BGR image the corners refer to."""
+    """The decoded image the corners refer to (the caller's own array for `read_image`)."""
     location: GridLocation | None = None
     """The grid as found in the image (not turned upright): cells, rectified grid, lattice."""
 
@@ -38,20 +44,48 @@ class Reading:
         """(9, 9) probability of the chosen class of each upright cell."""
         return self.probabilities.max(axis=2)
 
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready summary, as `sudoku-lens read --json` prints it: `grid` (81-character line,
+        '0' for empty), `corners` (see `corners_json`), `rotation`, `confidences` (81 values, row
+        by row) and `seconds`."""
+        return {
+            "grid": grid_json(self.givens),
+            "corners": corners_json(self.corners),
+            "rotation": int(self.rotation),
+            "confidences": [round(float(v), 3) for v in self.confidence.ravel()],
+            "seconds": round(self.timings["total"], 4),
+        }
 
-def read_photo(source: str | os.PathLike[str] | bytes | np.ndarray) -> Reading:
+
+def read_photo(
+    source: str | os.PathLike[str] | bytes | np.ndarray, *, trace: GridSearch | None = None
+) -> Reading:
     """Read the Sudoku in a photo given as a path, encoded bytes or a BGR/grayscale array.
+
+    Decodes (or checks) `source` with `load_image`, then reads it with `read_image`; the
+    decoding time is in the timings under "decode". Raises ImageError for input that is not a
+    usable image and GridNotFoundError when no grid is seen.
+    """
+    start = time.perf_counter()
+    image = load_image(source)
+    return _read(image, {"decode": time.perf_counter() - start}, trace)
+
+
+def read_image(image_bgr: np.ndarray, *, trace: GridSearch | None = None) -> Reading:
+    """Read the Sudoku in a decoded BGR (or grayscale) uint8 image, which is kept, not copied.
 
     The grid is located and cut into cells along its own lines; the digit classifier reads the
     cells in each of the four orientations and keeps the one it reads most confidently, so
-    sideways and upside-down photos (whatever their EXIF tag says) come out upright. Raises
-    ImageError for input that is not a usable image and GridNotFoundError when no grid is seen.
+    sideways and upside-down photos (whatever their EXIF tag says) come out upright. `trace`
+    records what the grid search considered (see `GridSearch`). Raises GridNotFoundError when no
+    grid is seen.
     """
-    timings: dict[str, float] = {}
-    start = time.perf_counter()
-    image = load_image(source)
-    timings["decode"] = time.perf_counter() - start
-    location = locate_grid(image, timings=timings)
+    return _read(image_bgr, {}, trace)
+
+
+def _read(image_bgr: np.ndarray, timings: dict[str, float], trace: GridSearch | None) -> Reading:
+    """Read a decoded image, adding each stage's seconds and their total to `timings`."""
+    location = locate_grid(image_bgr, timings=timings, trace=trace)
     start = time.perf_counter()
     turns, probabilities = orient(location.cells)
     timings["digits"] = time.perf_counter() - start
@@ -63,9 +97,16 @@ def read_photo(source: str | os.PathLike[str] | bytes | np.ndarray) -> Reading:
         corners=upright_corners(location.corners, turns),
         rotation=90 * turns,
         timings=timings,
-        image=image,
+        image=image_bgr,
         location=location,
     )
+
+
+def corners_json(corners: np.ndarray | None) -> list[list[float]] | None:
+    """Grid corners as JSON: [x, y] pixel pairs to a tenth of a pixel, or None for no grid."""
+    if corners is None:
+        return None
+    return [[round(float(x), 1), round(float(y), 1)] for x, y in np.asarray(corners).reshape(4, 2)]
 
 
 def upright_corners(corners: np.ndarray, turns: int) -> np.ndarray:

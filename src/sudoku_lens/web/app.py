@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import logging
 import os
-import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import partial
@@ -35,7 +34,7 @@ from sudoku_lens import __version__
 from sudoku_lens.errors import ImageError, SudokuLensError
 from sudoku_lens.live import LiveSolver
 from sudoku_lens.pipeline import solve_photo
-from sudoku_lens.puzzle import format_line, parse_puzzle
+from sudoku_lens.puzzle import grid_json, parse_puzzle
 from sudoku_lens.read.formats import SUPPORTED, image_format, unsupported_format
 from sudoku_lens.read.image_io import load_image, probe_image
 from sudoku_lens.read.reader import read_photo
@@ -100,7 +99,7 @@ class ReadResult(BaseModel):
         description="grid corners in image pixels, TL, TR, BR, BL of the upright puzzle"
     )
     rotation: int = Field(description="degrees turned clockwise to make the puzzle upright")
-    confidence: list[float] = Field(description="81 per-cell confidences, row by row")
+    confidences: list[float] = Field(description="81 per-cell confidences, row by row")
     seconds: float
 
 
@@ -114,7 +113,7 @@ class SolveResult(BaseModel):
     corrected_cells: list[list[int]] = Field(description="[row, col] (0-based) changed by repair")
     corners: list[list[float]]
     rotation: int = Field(description="degrees turned clockwise to make the puzzle upright")
-    confidence: float = Field(description="the lowest per-cell confidence of the reading")
+    min_confidence: float = Field(description="the lowest per-cell confidence of the reading")
     seconds: float
     image: str = Field(description="the photo with the answer drawn in, as a JPEG data URL")
 
@@ -346,22 +345,9 @@ def _warm_up() -> None:
     solve("0" * 81)
 
 
-def _corners_json(corners: np.ndarray) -> list[list[float]]:
-    return [[round(float(x), 1), round(float(y), 1)] for x, y in np.asarray(corners)]
-
-
 def _read_json(data: bytes) -> dict[str, Any]:
-    """What `sudoku-lens read PHOTO --json` prints, with the same rounding."""
-    start = time.perf_counter()
-    reading = read_photo(data)
-    seconds = reading.timings.get("total", time.perf_counter() - start)
-    return {
-        "grid": format_line(reading.givens),
-        "corners": _corners_json(reading.corners),
-        "rotation": int(reading.rotation),
-        "confidence": [round(float(c), 3) for c in np.asarray(reading.confidence).ravel()],
-        "seconds": round(float(seconds), 4),
-    }
+    """What `sudoku-lens read PHOTO --json` prints."""
+    return read_photo(data).to_json()
 
 
 def _solve_json(data: bytes, grid: np.ndarray | None) -> dict[str, Any]:
@@ -374,9 +360,9 @@ def _solve_json(data: bytes, grid: np.ndarray | None) -> dict[str, Any]:
 def _grid_json(puzzle: np.ndarray) -> dict[str, Any]:
     solution = solve(puzzle)
     return {
-        "puzzle": format_line(puzzle),
+        "puzzle": grid_json(puzzle),
         "status": str(solution.status.value),
-        "solution": format_line(solution.grid) if solution.grid is not None else None,
+        "solution": grid_json(solution.grid),
         "guesses": int(solution.guesses),
         "seconds": round(float(solution.seconds), 7),
     }

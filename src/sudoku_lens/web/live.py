@@ -39,17 +39,10 @@ def live_frame_json(
     return {
         "state": payload["state"],
         "message": MESSAGES.get(payload["state"], payload["state"]),
-        "corners": _rounded(payload["corners"]),
+        "corners": payload["corners"],
         "puzzle": payload["puzzle"],
         "solution": payload["solution"],
         "width": int(frame.shape[1]),
         "height": int(frame.shape[0]),
         "seconds": payload["seconds"],
     }
-
-
-def _rounded(corners: list[list[float]] | None) -> list[list[float]] | None:
-    """Corners to a tenth of a pixel, as the photo routes give them."""
-    if corners is None:
-        return None
-    return [[round(float(x), 1), round(float(y), 1)] for x, y in corners]

@@ -1,0 +1,33 @@
+"""Find the Sudoku grid in a photo and cut its 81 cells along the grid's own lines.
+
+The search runs on a grayscale copy halved until it is at most WORK_SIDE pixels, in stages:
+
+1. `candidates`: ink maps (how much darker a pixel is than its neighbourhood) and the candidate
+   quadrilaterals of every large outline in the ink, of its long lines alone, and of groups of
+   same-sized outlines (the 3x3 boxes of a grid whose own outline is lost).
+2. `combs`: each candidate rectified, moved onto the best combs of ten evenly spaced lines and
+   scored by how clearly its weakest lines and its box lines stand out.
+3. `search`: the best candidate, larger ones first, wins (`locate_grid`, which runs every stage
+   and can record what it considered in a `GridSearch`).
+4. `lattice`: each of the 20 lines followed piece by piece through the strongest ink; their 100
+   crossings, mapped back to the photo, are the lattice, its outer ones the corners.
+5. `cells`: the grid rectified and every cell cut through its own four crossings with a margin.
+
+`geometry` holds what the stages share: the photo's halvings, rectifying a quad, points and lines.
+"""
+
+from sudoku_lens.read.grid.cells import CELL, CROP, MARGIN, GridLocation, cut_grid
+from sudoku_lens.read.grid.geometry import WORK_SIDE
+from sudoku_lens.read.grid.search import Candidate, GridSearch, locate_grid
+
+__all__ = [
+    "CELL",
+    "CROP",
+    "MARGIN",
+    "WORK_SIDE",
+    "Candidate",
+    "GridLocation",
+    "GridSearch",
+    "cut_grid",
+    "locate_grid",
+]

@@ -1,0 +1,149 @@
+"""The grid search: pick the candidate that looks most like a Sudoku, trace its lines, cut it.
+
+`locate_grid` runs the stages in order (see the package's docstring) on a grayscale copy halved
+until it is at most WORK_SIDE pixels; a `GridSearch` passed to it records what each stage saw,
+for `sudoku_lens.debug` to draw, also when no grid is found.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from sudoku_lens.errors import GridNotFoundError
+from sudoku_lens.read.grid.candidates import (
+    MIN_AREA,
+    MIN_PART,
+    binarize,
+    distinct_quads,
+    find_outlines,
+    grouped_quads,
+    hull_quads,
+)
+from sudoku_lens.read.grid.cells import GridLocation, cut_cells
+from sudoku_lens.read.grid.combs import MIN_SCORE, grid_score, refine_quad
+from sudoku_lens.read.grid.geometry import Pyramid, gray_levels, ink_pyramid, is_convex, to_level
+from sudoku_lens.read.grid.lattice import fit_lattice
+
+_MIN_SIDE = 90  # least side, in searched pixels, of a grid (10 per cell: less is unreadable)
+_SMALL_GRID = 0.15  # a best grid smaller than this share of the image calls for box groups
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One quadrilateral the search tried, in the searched image's pixels."""
+
+    outline: np.ndarray
+    """(4, 2) float32 corners as fitted to an ink outline (or a group of them)."""
+    quad: np.ndarray
+    """(4, 2) corners after moving onto the best combs of grid lines."""
+    score: float
+    """Grid score of `quad`: a grid scores MIN_SCORE or more."""
+    passed: bool
+    """Whether it counts as a grid: score, size and shape all good enough."""
+
+
+@dataclass
+class GridSearch:
+    """What one grid search considered, filled in as `locate_grid` runs.
+
+    Everything but `location` is in the searched image's pixels: the photo scaled by `scale`.
+    """
+
+    scale: float = 1.0
+    """Searched image size / photo size (a power of one half)."""
+    gray: np.ndarray | None = None
+    """The grayscale image searched."""
+    mask: np.ndarray | None = None
+    """Its ink mask: 255 where darker than the surroundings."""
+    candidates: list[Candidate] = field(default_factory=list)
+    """Every distinct candidate scored, in the order tried."""
+    chosen: np.ndarray | None = None
+    """(4, 2) corners of the candidate chosen, or None when none is a grid."""
+    location: GridLocation | None = None
+    """The grid found, in the photo's pixels, or None."""
+
+
+def locate_grid(
+    image_bgr: np.ndarray,
+    *,
+    timings: dict[str, float] | None = None,
+    trace: GridSearch | None = None,
+) -> GridLocation:
+    """Find the Sudoku grid in a BGR (or grayscale) uint8 image and cut its cells.
+
+    Raises GridNotFoundError when the image holds no grid. When `timings` is given, the seconds
+    spent finding the grid and cutting the cells are stored in it under "grid" and "cells";
+    `trace` is filled in with what the search considered.
+    """
+    start = time.perf_counter()
+    levels = gray_levels(image_bgr)
+    mask, strength = binarize(levels[-1])
+    if trace is not None:
+        trace.scale, trace.gray, trace.mask = 0.5 ** (len(levels) - 1), levels[-1], mask
+    pyramid = ink_pyramid(strength)
+    quad = _best_quad(mask, pyramid, trace)
+    if trace is not None:
+        trace.chosen = quad
+    if quad is None:
+        raise GridNotFoundError("no Sudoku grid found in the image")
+    lattice = to_level(fit_lattice(pyramid, quad), -(len(levels) - 1))
+    found = time.perf_counter()
+    location = cut_cells(levels, lattice)
+    if timings is not None:
+        timings["grid"] = found - start
+        timings["cells"] = time.perf_counter() - found
+    if trace is not None:
+        trace.location = location
+    return location
+
+
+def _best_quad(mask: np.ndarray, pyramid: Pyramid, trace: GridSearch | None) -> np.ndarray | None:
+    """The candidate quadrilateral that looks most like a Sudoku grid, refined, or None.
+
+    Candidates are the outlines of at least MIN_AREA of the image, then (only if none of those
+    is a grid, or the best is small: perhaps a solution grid beside the real one, whose outline
+    is lost) groups of smaller outlines. Among candidates that pass the score threshold,
+    larger ones are preferred: a Sudoku photo frames its grid, and a small grid of yesterday's
+    solution beside it must not win.
+    """
+    area_total = float(mask.shape[0] * mask.shape[1])
+    min_area = MIN_AREA * area_total
+    outlines = find_outlines(mask, MIN_PART * min_area)
+    large = [quad for area, hull in outlines if area >= min_area for quad in hull_quads(hull)]
+    best, value = _pick(large, pyramid, min_area, area_total, trace)
+    if best is None or cv2.contourArea(best) < _SMALL_GRID * area_total:
+        grouped, grouped_value = _pick(
+            grouped_quads(outlines), pyramid, min_area, area_total, trace
+        )
+        if grouped_value > value:
+            best = grouped
+    return best
+
+
+def _pick(
+    candidates: list[np.ndarray],
+    pyramid: Pyramid,
+    min_area: float,
+    area_total: float,
+    trace: GridSearch | None,
+) -> tuple[np.ndarray | None, float]:
+    """The refined candidate with the best grid score weighted by its area, and that value
+    (None and 0 when no candidate is a grid)."""
+    best, best_value = None, 0.0
+    for candidate in distinct_quads(candidates, min_area, 0.01 * np.sqrt(area_total)):
+        quad, contrast, boxes = refine_quad(pyramid, candidate)
+        score = grid_score(contrast, boxes)
+        sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
+        passed = score >= MIN_SCORE and sides.min() >= _MIN_SIDE and is_convex(quad)
+        if trace is not None:
+            trace.candidates.append(Candidate(candidate, quad, score, bool(passed)))
+        if not passed:
+            continue
+        value = score * np.sqrt(cv2.contourArea(quad) / area_total)
+        if value > best_value:
+            best, best_value = quad, value
+    return best, best_value

@@ -1,0 +1,68 @@
+"""Shared test set-up: the shared data beside the repository, and helpers on its photos.
+
+The photos and puzzle sets are not part of the repository: they sit in `../shared/data` beside
+the checkout. Tests that need them take the `wicht_data` or `puzzles_data` fixture, which skips
+with a message naming the missing folder where it is absent.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from sudoku_lens.puzzle import grid_from_line
+from sudoku_lens.read.evaluate import read_dat
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = Path(__file__).parents[1].parent / "shared" / "data"
+WICHT = SHARED_DATA / "wicht-v2-train"
+PUZZLES = SHARED_DATA / "puzzles"
+
+
+def _required(folder: Path, marker: str) -> Path:
+    if not (folder / marker).exists():
+        pytest.skip(f"{folder} not found: this test needs ../shared/data/{folder.name}")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def wicht_data() -> Path:
+    """The labelled Sudoku photos (printed/, mixed/, outlines.csv); skips where absent."""
+    return _required(WICHT, "outlines.csv")
+
+
+@pytest.fixture(scope="session")
+def puzzles_data() -> Path:
+    """The puzzle sets (one puzzle per line); skips where absent."""
+    return _required(PUZZLES, "top95.txt")
+
+
+def truth_grid(photo: Path) -> np.ndarray:
+    """The (9, 9) uint8 grid written in the .dat file beside a dataset photo."""
+    return grid_from_line(read_dat(photo.with_suffix(".dat")))
+
+
+def validation_photos(folder: Path) -> list[Path]:
+    """The photos of the validation split (photo N with N % 5 == 0) in `folder`, in order."""
+    numbers = {int(p.stem.removeprefix("image")): p for p in folder.glob("image*.jpg")}
+    return [numbers[n] for n in sorted(numbers) if n % 5 == 0]
+
+
+def load_benchmark(name: str) -> ModuleType:
+    """A module of `benchmarks/` (scripts, not a package), loaded by file name."""
+    spec = importlib.util.spec_from_file_location(name, REPO / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def backtracking() -> Callable[..., str | None]:
+    """The classic tutorial backtracking solver the solver benchmark compares against."""
+    return load_benchmark("backtrack").solve_backtracking
