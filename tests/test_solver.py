@@ -179,6 +179,39 @@ def test_solve_accepts_text_arrays_and_lists() -> None:
         assert count_solutions(puzzle) == 1
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    solved_grids(),
+    st.lists(st.booleans(), min_size=81, max_size=81),
+    st.sampled_from(["uint8", "int8", "int32", "int64", "uint16"]),
+    st.booleans(),
+    st.integers(0, 80),
+)
+def test_integer_arrays_count_like_their_text(
+    grid: str, keep: list[bool], dtype: str, flat: bool, clash: int
+) -> None:
+    """Arrays go to the solver without text formatting: every integer type and both shapes give
+    the text's verdict, also for a grid that breaks the rules."""
+    puzzle = blank(grid, [i for i in range(81) if not keep[i]])
+    if clash % 3 == 0:  # a digit twice in a row, sometimes
+        row = 9 * (clash // 9)
+        puzzle = puzzle[:row] + grid[row + 1] + grid[row + 1 :]
+    array = np.array([int(char) for char in puzzle], dtype=dtype)
+    array = array if flat else array.reshape(9, 9)
+    assert count_solutions(array) == count_solutions(puzzle)
+    assert solve(array).status is solve(puzzle).status
+
+
+@pytest.mark.parametrize("value", [-1, 10, 255])
+def test_arrays_with_a_value_outside_0_to_9_are_refused(value: int) -> None:
+    grid = np.zeros(81, np.int64)
+    grid[40] = value
+    with pytest.raises(PuzzleFormatError):
+        count_solutions(grid)
+    with pytest.raises(PuzzleFormatError):
+        solve(grid.astype(np.int16).reshape(9, 9))
+
+
 def test_bad_input_raises() -> None:
     with pytest.raises(PuzzleFormatError, match="81 cells"):
         solve("123")

@@ -70,16 +70,10 @@ def conflict_cells(grid: np.ndarray) -> np.ndarray:
     return mask.reshape(9, 9)
 
 
-def _has_conflict(flat: np.ndarray) -> bool:
-    onehot = flat[UNITS][:, :, None] == _DIGITS
-    return bool((onehot.sum(axis=1) > 1).any())
-
-
 def _verdict(flat: np.ndarray) -> Status:
-    """Solver status of a flat grid, without calling the solver on a grid that breaks the rules."""
-    if _has_conflict(flat):
-        return Status.NO_SOLUTION
-    count = count_solutions(flat.reshape(9, 9), limit=2)
+    """Solver status of a flat (81,) uint8 grid; one that breaks the rules has no solution (the
+    solver sees that as it places the givens)."""
+    count = count_solutions(flat, limit=2)
     if count == 1:
         return Status.SOLVED
     return Status.NO_SOLUTION if count == 0 else Status.SEVERAL

@@ -73,6 +73,11 @@ class LineSolution(NamedTuple):
 
 def solve_line(line: str) -> LineSolution:
     """Solve a canonical 81-character line (see `sudoku_lens.puzzle.text.parse_line`)."""
+    return _solve_text(line)
+
+
+def _solve_text(line: str | bytes) -> LineSolution:
+    """Solve 81 characters (str or ASCII bytes) in the C core, proving the solution unique."""
     start = time.perf_counter()
     count, solution, guesses = _core.solve(line, 2)
     seconds = time.perf_counter() - start
@@ -86,7 +91,7 @@ def solve(puzzle: Any) -> Solution:
 
     The search stops at the second solution: status SEVERAL then, with no grid.
     """
-    result = solve_line(format_line(puzzle))
+    result = _solve_text(_puzzle_text(puzzle))
     grid = None
     if result.solution is not None:
         from sudoku_lens.puzzle import grid_from_line
@@ -100,7 +105,24 @@ def count_solutions(puzzle: Any, limit: int = 2) -> int:
     limit = operator.index(limit)
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
-    return _core.solve(format_line(puzzle), min(limit, _MAX_LIMIT))[0]
+    return _core.solve(_puzzle_text(puzzle), min(limit, _MAX_LIMIT))[0]
+
+
+def _puzzle_text(puzzle: Any) -> str | bytes:
+    """The puzzle as the C core reads it: 81 ASCII digits. An integer array of 81 cells 0-9 is
+    converted directly (a cell at a time through `format_line` takes ten times the search of
+    an easy grid, which `repair` runs thousands of times); anything else goes through
+    `format_line`, which also says what is wrong with a bad puzzle."""
+    dtype = getattr(puzzle, "dtype", None)
+    if (
+        dtype is not None
+        and dtype.kind in "iu"
+        and tuple(puzzle.shape) in ((9, 9), (81,))
+        and puzzle.min() >= 0
+        and puzzle.max() <= 9
+    ):
+        return (puzzle.astype("u1").reshape(81) + ord("0")).tobytes()
+    return format_line(puzzle)
 
 
 @dataclass(frozen=True)
