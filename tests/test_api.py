@@ -18,11 +18,14 @@ def test_importing_the_package_stays_light() -> None:
 
 def test_photo_entry_points_are_exported() -> None:
     from sudoku_lens import LiveSolver, PhotoSolution, Reading, read_photo, solve_photo
-    from sudoku_lens.live import LiveSolver as live_solver
+    from sudoku_lens.live import solver
+    from sudoku_lens.pipeline import PhotoSolution as pipeline_photo_solution
     from sudoku_lens.pipeline import solve_photo as pipeline_solve_photo
+    from sudoku_lens.read import reader
 
-    assert solve_photo is pipeline_solve_photo and LiveSolver is live_solver
-    assert callable(read_photo) and PhotoSolution and Reading
+    assert solve_photo is pipeline_solve_photo and LiveSolver is solver.LiveSolver
+    assert PhotoSolution is pipeline_photo_solution
+    assert read_photo is reader.read_photo and Reading is reader.Reading
 
 
 def test_unknown_names_raise_attribute_error() -> None:
