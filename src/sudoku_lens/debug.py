@@ -72,7 +72,7 @@ def trace_grid_search(image_bgr: np.ndarray, location: GridLocation | None = Non
     """
     gray = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
     scale = 1.0
-    while max(gray.shape) > grid_module.WORK_SIDE:
+    while max(gray.shape) > grid_module.WORK_SIDE and min(gray.shape) > 1:
         gray = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
         scale *= 0.5
     binary, _ = grid_module._binarize(gray)

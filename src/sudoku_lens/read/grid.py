@@ -85,6 +85,7 @@ def locate_grid(image_bgr: np.ndarray, *, timings: dict[str, float] | None = Non
     spent finding the grid and cutting the cells are stored in it under "grid" and "cells".
     """
     start = time.perf_counter()
+    _check_searchable(image_bgr)
     levels = _levels(image_bgr)
     mask, strength = _binarize(levels[-1])
     pyramid = _pyramid(strength)
@@ -104,6 +105,20 @@ def cut_grid(image_bgr: np.ndarray, lattice: np.ndarray) -> GridLocation:
     """Cut the 81 cells of a BGR (or grayscale) image along a known `lattice`: the (10, 10, 2)
     line crossings of a grid found before in the same picture, or in one drawn over it."""
     return _cut(_levels(image_bgr), np.asarray(lattice, np.float32))
+
+
+def _check_searchable(image_bgr: np.ndarray) -> None:
+    """GridNotFoundError, before any resizing could fail on it, for an image too small or too
+    narrow to hold a grid of _MIN_SIDE pixels once halved like `_levels` halves it."""
+    height, width = image_bgr.shape[:2]
+    halvings = 0
+    while max(height, width) > WORK_SIDE * 2**halvings:
+        halvings += 1
+    if min(height, width) < _MIN_SIDE * 2**halvings:
+        raise GridNotFoundError(
+            f"no Sudoku grid found: the image is {width}x{height} pixels, too small or too "
+            "narrow to hold one"
+        )
 
 
 def _levels(image_bgr: np.ndarray) -> list[np.ndarray]:
