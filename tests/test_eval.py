@@ -180,7 +180,7 @@ def test_read_command(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["grid"] == read_dat(photo.with_suffix(".dat"))
     assert data["rotation"] == 180
-    assert len(data["corners"]) == 4 and len(data["confidence"]) == 81
+    assert len(data["corners"]) == 4 and len(data["confidences"]) == 81
     assert data["corners"][0][1] > data["corners"][2][1], "upright top-left is the image's bottom"
     assert 0 < data["seconds"] < 5
     assert main(["read", str(photo)]) == 0

@@ -26,6 +26,7 @@ from sudoku_lens.errors import GridNotFoundError, SudokuLensError
 from sudoku_lens.read import grid as grid_module
 from sudoku_lens.read.digits import SIZE, prepare_cells, rotate_grid
 from sudoku_lens.read.grid import CROP, GridLocation, locate_grid
+from sudoku_lens.read.image_io import write_image
 
 if TYPE_CHECKING:
     from sudoku_lens.pipeline import PhotoSolution
@@ -124,10 +125,7 @@ def write_debug_pictures(
 
     written = []
     for name, picture in pictures.items():
-        path = out / name
-        if not cv2.imwrite(str(path), picture):
-            raise SudokuLensError(f"cannot write the debug picture {path}")
-        written.append(path)
+        written.append(write_image(out / name, picture))
     return written
 
 

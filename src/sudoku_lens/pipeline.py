@@ -52,7 +52,8 @@ class PhotoSolution:
     def to_json(self) -> dict[str, Any]:
         """JSON-ready summary: `grid` (solved), `read` (as read) and `solution` as 81-character
         lines ('0' for empty), `status`, `corrected_cells` [row, col], `corners` in pixels (TL, TR,
-        BR, BL of the upright puzzle), `rotation`, `confidence` (of the least sure cell), `seconds`.
+        BR, BL of the upright puzzle), `rotation`, `min_confidence` (of the least sure cell),
+        `seconds`.
         """
         return {
             "grid": format_line(self.grid),
@@ -62,7 +63,7 @@ class PhotoSolution:
             "corrected_cells": [[int(r), int(c)] for r, c in self.corrected_cells],
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.reading.corners],
             "rotation": int(self.reading.rotation),
-            "confidence": round(float(self.reading.confidence.min()), 4),
+            "min_confidence": round(float(self.reading.confidence.min()), 4),
             "seconds": round(self.seconds, 4),
         }
 

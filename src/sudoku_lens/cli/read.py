@@ -18,22 +18,32 @@ def add_parser(subparsers: Any) -> None:
         description="Find the Sudoku grid in PHOTO, read its given digits, turn it upright and "
         "print it as a boxed grid (. = empty).",
     )
-    parser.add_argument("photo", metavar="PHOTO", help="image file (JPEG, PNG, ...)")
+    parser.add_argument(
+        "photo", metavar="PHOTO", help="image file (JPEG, PNG, ...), or - for standard input"
+    )
     parser.add_argument(
         "--json",
         action="store_true",
         help="print JSON: grid (81 characters, 0 = empty), corners (upright TL, TR, BR, BL in "
-        "image pixels), rotation (degrees clockwise), confidence (81 values), seconds",
+        "image pixels), rotation (degrees clockwise), confidences (81 values), seconds",
     )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Read the photo and print what was read."""
+    from sudoku_lens.cli.solve_photo import stdin_bytes
     from sudoku_lens.puzzle import format_grid, format_line
+    from sudoku_lens.read.formats import MAX_BYTES
+    from sudoku_lens.read.image_io import decode_image, quiet_opencv
     from sudoku_lens.read.reader import read_photo
 
-    reading = read_photo(args.photo)
+    quiet_opencv()
+    if args.photo == "-":
+        source = decode_image(stdin_bytes().read(MAX_BYTES + 1), name="standard input")
+        reading = read_photo(source)
+    else:
+        reading = read_photo(args.photo)
     if args.json:
         print(
             json.dumps(
@@ -41,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
                     "grid": format_line(reading.givens),
                     "corners": [[round(float(v), 1) for v in p] for p in reading.corners],
                     "rotation": reading.rotation,
-                    "confidence": [round(float(v), 3) for v in reading.confidence.ravel()],
+                    "confidences": [round(float(v), 3) for v in reading.confidence.ravel()],
                     "seconds": round(reading.timings["total"], 4),
                 }
             )

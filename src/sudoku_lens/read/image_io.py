@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from sudoku_lens.errors import ImageError
-from sudoku_lens.read.formats import SUPPORTED, image_format, unsupported_format
+from sudoku_lens.read.formats import MAX_BYTES, SUPPORTED, image_format, unsupported_format
 
 MAX_PIXELS = 50_000_000
 """The most pixels an image may decode to (a 48-megapixel phone photo passes): reading one this
@@ -29,8 +29,6 @@ large takes about 300 MB on top of the decoded image."""
 MAX_JPEG_PIXELS = 4 * MAX_PIXELS
 """A JPEG of up to this many pixels is decoded at half size (to at most MAX_PIXELS) by the JPEG
 library, which needs the full size only for a progressive file's coefficients (about 600 MB)."""
-MAX_BYTES = 50 * 1024 * 1024
-"""Encoded files larger than this are refused before being read."""
 WRITE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
 """File name endings `write_image` can encode."""
 
