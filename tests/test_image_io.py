@@ -309,3 +309,12 @@ def test_garbage_only_ever_raises_image_error(prefix: bytes, body: bytes) -> Non
         assert "\n" not in str(exc)
     else:
         assert image.ndim == 3 and image.shape[2] == 3
+
+
+@pytest.mark.usefixtures("no_decoding")
+def test_png_chunk_longer_than_the_file_is_refused_before_decoding() -> None:
+    # Found by benchmarks/fuzz.py: OpenCV spent over 10 s on an IDAT chunk claiming 4 GB.
+    data = bytearray(encode(photo(16, 600), ".png"))
+    data[33:37] = b"\xff\xff\xff\xff"  # the length of the chunk after IHDR
+    with pytest.raises(ImageError, match="truncated or corrupt PNG"):
+        load_image(bytes(data))

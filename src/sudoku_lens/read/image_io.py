@@ -291,9 +291,18 @@ def _pnm_size(data: bytes) -> tuple[int, int]:
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
-    """Width and height from the IHDR chunk of a PNG."""
+    """Width and height from the IHDR chunk of a PNG, after checking that no chunk claims more
+    bytes than the file holds: OpenCV's reader spends seconds on a chunk length of 4 GB."""
     if data[12:16] != b"IHDR":
         raise ValueError("PNG without IHDR")
+    pos = 8
+    while pos + 8 <= len(data):
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        if length > len(data) - pos - 12:
+            raise ValueError("PNG chunk longer than the file")
+        if kind == b"IEND":
+            break
+        pos += length + 12
     return struct.unpack(">II", data[16:24])
 
 
