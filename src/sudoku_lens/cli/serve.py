@@ -68,8 +68,8 @@ def run(args: argparse.Namespace) -> int:
         max_upload_mb=args.max_upload_mb,
         pool_size=args.workers_pool,
     )
-    _return_freed_memory()
     sock = _listen(args.host, args.port)
+    _return_freed_memory()
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     print(f"sudoku-lens: serving on http://{shown}:{port}/ (Ctrl+C to stop)", flush=True)
