@@ -112,7 +112,7 @@ def test_a_grid_file_and_stdin(capsys, tmp_path: Path, monkeypatch) -> None:
     path.write_text(f"# a newspaper puzzle\n{grid}")
     code, out, _ = run([str(path)], capsys)
     assert code == 0 and out.splitlines()[-1] == EASY_SOLUTION
-    monkeypatch.setattr(sys, "stdin", io.StringIO(EASY + "\n"))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(EASY.encode() + b"\n")))
     code, out, _ = run(["-"], capsys)
     assert code == 0 and out.splitlines()[-1] == EASY_SOLUTION
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import struct
 import zlib
 from pathlib import Path
@@ -162,14 +163,14 @@ def test_truncated_header() -> None:
 @pytest.mark.usefixtures("no_decoding")
 def test_png_bomb_is_refused_from_its_header() -> None:
     with pytest.raises(
-        ImageError, match="30000x30000 pixels; images of 20000x20000 pixels or more"
+        ImageError, match="30000x30000 pixels .900 megapixels.; PNG images over 50 megapixels"
     ):
         load_image(png_bomb(30000, 30000))
 
 
 @pytest.mark.usefixtures("no_decoding")
 def test_jpeg_bomb_is_refused_from_its_header() -> None:
-    with pytest.raises(ImageError, match="20000x20000 pixels; images of 20000x20000"):
+    with pytest.raises(ImageError, match="20000x20000 pixels .* JPEG images over 200 megapixels"):
         load_image(jpeg_with_size(20000, 20000))
 
 
@@ -179,8 +180,93 @@ def test_long_thin_bomb_is_refused() -> None:
         load_image(png_bomb(65535, 8000))
 
 
+@pytest.mark.usefixtures("no_decoding")
+def test_near_limit_png_that_once_took_3_gb_is_refused() -> None:
+    with pytest.raises(ImageError, match="19999x19999 pixels"):
+        load_image(png_bomb(19999, 19999))
+
+
 def test_largest_allowed_header_passes_the_check() -> None:
-    assert probe_image(png_bomb(19999, 19999)) == ("PNG", 19999, 19999)
+    assert probe_image(png_bomb(10000, 5000)) == ("PNG", 10000, 5000)
+    assert image_io.MAX_PIXELS == 10000 * 5000
+
+
+def test_large_jpeg_is_decoded_at_half_size() -> None:
+    image = np.zeros((2000, 1000, 3), np.uint8)
+    image[:1000] = 255
+    data = encode(image)
+    small = image_io.MAX_PIXELS
+    try:
+        image_io.MAX_PIXELS = 1000 * 1000
+        loaded = load_image(data)
+    finally:
+        image_io.MAX_PIXELS = small
+    assert loaded.shape == (1000, 500, 3)
+    assert loaded[:450].min() > 200 and loaded[550:].max() < 50
+
+
+def tiff_with_sizes(sizes: list[tuple[int, int]]) -> bytes:
+    """A little-endian TIFF whose first directory gives each (tag, value) of `sizes` in turn."""
+    entries = b"".join(struct.pack("<HHII", tag, 4, 1, value) for tag, value in sizes)
+    return b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", len(sizes)) + entries + bytes(4)
+
+
+@pytest.mark.usefixtures("no_decoding")
+def test_tiff_naming_its_size_twice_is_checked_at_the_larger_size() -> None:
+    data = tiff_with_sizes([(256, 20000), (257, 20000), (256, 10), (257, 10)])
+    assert probe_image(data) == ("TIFF", 20000, 20000)
+    with pytest.raises(ImageError, match="20000x20000 pixels"):
+        load_image(data)
+
+
+@pytest.mark.parametrize("separator", [b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e"])
+@pytest.mark.usefixtures("no_decoding")
+def test_pnm_comment_cannot_hide_the_real_size(separator: bytes) -> None:
+    data = b"P4\n# a comment" + separator + b"10 10\n11000 11000\n" + bytes(64)
+    assert probe_image(data) == ("PNM", 11000, 11000)
+    with pytest.raises(ImageError, match="11000x11000 pixels .121 megapixels."):
+        load_image(data)
+
+
+def test_pnm_header_is_read_like_opencv_reads_it() -> None:
+    data = b"P5\n#c1\r  7 # c2\n\t5\x0b255\n" + bytes(35)
+    assert probe_image(data) == ("PNM", 7, 5)
+    assert load_image(data).shape == (5, 7, 3)
+
+
+def test_os2_bitmap_with_a_12_byte_header_is_read() -> None:
+    width, height = 4, 3
+    row = bytes([0, 0, 255] * width)  # red, rows padded to 4 bytes (12 already)
+    pixels = row * height
+    header = b"BM" + struct.pack("<IHHI", 26 + len(pixels), 0, 0, 26)
+    info = struct.pack("<IHHHH", 12, width, height, 1, 24)
+    data = header + info + pixels
+    assert probe_image(data) == ("BMP", 4, 3)
+    image = load_image(data)
+    assert image.shape == (3, 4, 3) and (image == (0, 0, 255)).all()
+
+
+def test_named_pipe_is_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "photo.jpg"
+    os.mkfifo(fifo)
+    with pytest.raises(ImageError, match="photo.jpg is not a regular file"):
+        load_image(fifo)
+
+
+def test_path_with_a_nul_byte_is_a_clear_error() -> None:
+    with pytest.raises(ImageError, match="NUL byte"):
+        load_image("photo\0.jpg")
+
+
+def test_image_written_and_read_under_a_name_that_is_not_utf8(tmp_path: Path) -> None:
+    path = Path(os.fsdecode(bytes(tmp_path) + b"/caf\xe9.png"))
+    image_io.write_image(path, photo())
+    assert np.array_equal(load_image(path), photo())
+
+
+def test_write_image_refuses_an_unknown_ending(tmp_path: Path) -> None:
+    with pytest.raises(ImageError, match="name it .png or .jpg"):
+        image_io.write_image(tmp_path / "out.txt", photo())
 
 
 @pytest.mark.usefixtures("no_decoding")
@@ -223,3 +309,12 @@ def test_garbage_only_ever_raises_image_error(prefix: bytes, body: bytes) -> Non
         assert "\n" not in str(exc)
     else:
         assert image.ndim == 3 and image.shape[2] == 3
+
+
+@pytest.mark.usefixtures("no_decoding")
+def test_png_chunk_longer_than_the_file_is_refused_before_decoding() -> None:
+    # Found by benchmarks/fuzz.py: OpenCV spent over 10 s on an IDAT chunk claiming 4 GB.
+    data = bytearray(encode(photo(16, 600), ".png"))
+    data[33:37] = b"\xff\xff\xff\xff"  # the length of the chunk after IHDR
+    with pytest.raises(ImageError, match="truncated or corrupt PNG"):
+        load_image(bytes(data))

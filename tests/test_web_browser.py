@@ -188,6 +188,30 @@ def test_fixing_a_digit_re_solves_the_puzzle(page, photo):
     assert page.get_attribute("#answer-image", "src") != first_image
 
 
+def test_after_an_edit_the_picture_and_caption_follow_the_grid(page, photo):
+    shot, path = photo
+    upload(page, path)
+    expect(page.locator("#answer-caption")).to_contain_text("Solved in")
+    puzzle = format_line(shot.puzzle)
+    empty_at = puzzle.index("0")
+    row = puzzle[9 * (empty_at // 9) : 9 * (empty_at // 9) + 9]
+    clash = next(d for d in row if d != "0")  # a digit already in the cell's row
+
+    cell = page.locator("#grid input").nth(empty_at)
+    cell.click()
+    page.keyboard.press(clash)
+    expect(page.locator("#message")).to_contain_text("breaks the rules")
+    caption = page.locator("#answer-caption")
+    expect(caption).to_have_text("Not solved: the edited grid breaks the rules.")
+    assert page.get_attribute("#answer-image", "src").startswith("blob:")  # the photo as sent
+    page.screenshot(path=str(SHOTS / "sudoku-lens-web-breaks-the-rules.png"), full_page=True)
+
+    cell.click()
+    page.keyboard.press("Delete")
+    expect(caption).to_contain_text("Solved in")
+    assert page.get_attribute("#answer-image", "src").startswith("data:image/jpeg;base64,")
+
+
 def misread(puzzle: str) -> tuple[int, str]:
     """A given cell and another digit for it that breaks no rule but leaves no solution."""
     for index, digit in enumerate(puzzle):

@@ -28,6 +28,7 @@ from sudoku_lens.errors import GridNotFoundError, SudokuLensError
 from sudoku_lens.pipeline import PhotoSolution, solve_photo
 from sudoku_lens.read.digits import SIZE, prepare_cells, rotate_grid
 from sudoku_lens.read.grid import CROP, GridLocation, GridSearch
+from sudoku_lens.read.image_io import write_image
 from sudoku_lens.read.reader import Reading
 
 FONT = cv2.FONT_HERSHEY_SIMPLEX
@@ -100,10 +101,7 @@ def write_debug_pictures(
 
     written = []
     for name, picture in pictures.items():
-        path = out / name
-        if not cv2.imwrite(str(path), picture):
-            raise SudokuLensError(f"cannot write the debug picture {path}")
-        written.append(path)
+        written.append(write_image(out / name, picture))
     return written
 
 

@@ -33,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
     import cv2
     from tqdm import tqdm
 
+    from sudoku_lens.cli.solve_photo import looks_like_image
     from sudoku_lens.errors import SudokuLensError
     from sudoku_lens.live import LiveSolver
     from sudoku_lens.live.stream import (
@@ -42,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
         open_window,
         run_stream,
     )
+    from sudoku_lens.read.image_io import quiet_opencv
 
     show = bool(args.show)
     if show and not open_window():
@@ -54,6 +56,12 @@ def run(args: argparse.Namespace) -> int:
 
     if args.output is not None:
         check_output(args.output)
+    if args.video is not None and looks_like_image(args.video):
+        raise SudokuLensError(
+            f"{args.video} is a still image, not a video: solve a photo with "
+            f"'sudoku-lens solve {args.video}'"
+        )
+    quiet_opencv()
 
     capture = open_capture(video=args.video, camera=args.camera)
     total = int(capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if args.video else 0

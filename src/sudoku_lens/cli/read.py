@@ -18,7 +18,9 @@ def add_parser(subparsers: Any) -> None:
         description="Find the Sudoku grid in PHOTO, read its given digits, turn it upright and "
         "print it as a boxed grid (. = empty).",
     )
-    parser.add_argument("photo", metavar="PHOTO", help="image file (JPEG, PNG, ...)")
+    parser.add_argument(
+        "photo", metavar="PHOTO", help="image file (JPEG, PNG, ...), or - for standard input"
+    )
     parser.add_argument(
         "--json",
         action="store_true",
@@ -30,10 +32,18 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read the photo and print what was read."""
+    from sudoku_lens.cli.solve_photo import stdin_bytes
     from sudoku_lens.puzzle import format_grid
+    from sudoku_lens.read.formats import MAX_BYTES
+    from sudoku_lens.read.image_io import decode_image, quiet_opencv
     from sudoku_lens.read.reader import read_photo
 
-    reading = read_photo(args.photo)
+    quiet_opencv()
+    if args.photo == "-":
+        source = decode_image(stdin_bytes().read(MAX_BYTES + 1), name="standard input")
+        reading = read_photo(source)
+    else:
+        reading = read_photo(args.photo)
     if args.json:
         print(json.dumps(reading.to_json()))
     else:

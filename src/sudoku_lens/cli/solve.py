@@ -17,8 +17,14 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sudoku_lens.cli.solve_photo import add_photo_arguments, looks_like_image, run_photo
+from sudoku_lens.cli.solve_photo import (
+    add_photo_arguments,
+    looks_like_image,
+    run_photo,
+    stdin_bytes,
+)
 from sudoku_lens.errors import PuzzleFormatError, SudokuLensError
+from sudoku_lens.read.formats import HEAD_BYTES, MAX_BYTES, image_format, unsupported_format
 
 if TYPE_CHECKING:
     from sudoku_lens.puzzle.text import PuzzleEntry
@@ -75,31 +81,23 @@ def add_parser(subparsers: Any) -> None:
 
 
 def read_text(source: str) -> str:
-    """The puzzle text named by `source`: `-` (stdin), a text file, or the puzzle itself."""
-    if source == "-":
-        try:
-            return sys.stdin.read()
-        except UnicodeDecodeError:
-            raise PuzzleFormatError("standard input is not puzzle text") from None
+    """The puzzle text named by `source`: a text file, or the puzzle itself (`-` is handled by
+    `run`). Files are read in chunks with a line-length limit (see `read_puzzle_text`)."""
+    from sudoku_lens.puzzle.text import read_puzzle_text
+
     if not source.strip():
         raise PuzzleFormatError("no puzzle given: give an 81-character line, a file, or -")
     path = Path(source)
     try:
         is_file, exists = path.is_file(), path.exists()
-    except OSError:
+    except (OSError, ValueError):
         is_file = exists = False
     if is_file:
         try:
-            data = path.read_bytes()
+            with path.open("rb") as handle:
+                return read_puzzle_text(handle, source)
         except OSError as exc:
             raise SudokuLensError(f"cannot read {source}: {exc.strerror}") from None
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            text = "\0"
-        if "\0" in text:
-            raise PuzzleFormatError(f"{source} is not a text file of puzzles")
-        return text
     if exists:
         raise PuzzleFormatError(f"{source} is not a file of puzzles")
     if len(source.strip()) >= 81 or set(source) <= _PUZZLE_CHARACTERS:
@@ -107,19 +105,38 @@ def read_text(source: str) -> str:
     raise PuzzleFormatError(f"no such file: {source} (and it is not an 81-character puzzle)")
 
 
+def read_stdin() -> tuple[bytes | None, str | None]:
+    """Standard input as (image bytes, None) when its content is a picture, else (None, text);
+    SudokuLensError when it is closed."""
+    from sudoku_lens.puzzle.text import read_puzzle_text
+
+    stream = stdin_bytes()
+    head = stream.read(HEAD_BYTES)
+    if image_format(head) is not None or unsupported_format(head) is not None:
+        return head + stream.read(MAX_BYTES + 1 - len(head)), None
+    return None, read_puzzle_text(stream, "standard input", head=head)
+
+
 def run(args: argparse.Namespace) -> int:
     """Solve the photo or the text puzzle(s) named by `args.puzzle`."""
     from sudoku_lens.puzzle.text import read_puzzles
 
-    if args.puzzle != "-" and looks_like_image(args.puzzle):
+    if args.puzzle == "-":
+        image, text = read_stdin()
+        if image is not None:
+            return run_photo(args, image)
+    elif looks_like_image(args.puzzle):
         return run_photo(args)
+    else:
+        text = read_text(args.puzzle)
     if args.debug is not None:
         raise SudokuLensError("--debug applies to photos only")
 
     start = time.perf_counter()
-    entries = read_puzzles(read_text(args.puzzle))
+    entries = read_puzzles(text)
     if not entries:
-        raise PuzzleFormatError(f"no puzzle found in {args.puzzle}")
+        where = "standard input" if args.puzzle == "-" else args.puzzle
+        raise PuzzleFormatError(f"no puzzle found in {where}")
     if len(entries) == 1 and args.output is None:
         return _solve_one(entries[0], as_json=args.json)
     return _solve_batch(entries, args, start)

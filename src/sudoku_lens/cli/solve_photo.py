@@ -11,12 +11,14 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.read.formats import HEAD_BYTES, image_format, unsupported_format
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from sudoku_lens.pipeline import PhotoSolution
 
 IMAGE_SUFFIXES = frozenset(
@@ -42,6 +44,7 @@ IMAGE_SUFFIXES = frozenset(
     ]
 )
 """File name endings taken as photos even when the content is not recognised (to say why)."""
+
 
 def looks_like_image(path: str | os.PathLike[str]) -> bool:
     """True when `path` names an image file: by its first bytes, or by its name ending.
@@ -73,35 +76,47 @@ def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run_photo(args: argparse.Namespace) -> int:
-    """Solve the photo `args.puzzle`; print the grids; write the result. Exit 0 only when solved.
+def stdin_bytes() -> IO[bytes]:
+    """Standard input as a byte stream; SudokuLensError when it is closed."""
+    if sys.stdin is None:
+        raise SudokuLensError("standard input is closed: give a photo, a puzzle or a file")
+    return sys.stdin.buffer
 
-    Uses `args.output`, `args.debug` and `args.json`. A puzzle read that has no solution or
-    several is reported on stderr with the grid still printed, exit code 1.
+
+def run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
+    """Solve the photo `args.puzzle` (or the encoded image `data` read from standard input);
+    print the grids; write the result. Exit 0 only when solved.
+
+    Uses `args.output`, `args.debug` and `args.json`. The picture is written to `args.output`
+    when given; without it, to `<photo>-solved.png` only for a plain run on a photo file (not
+    with --json or --debug, and not for standard input), so a script asking for JSON never
+    overwrites a file it did not name. A puzzle read that has no solution or several is
+    reported on stderr with the grid still printed, exit code 1.
     """
-    import cv2
-
     from sudoku_lens.pipeline import default_output_path, solve_photo
+    from sudoku_lens.read.image_io import decode_image, quiet_opencv, write_image
 
-    photo_path = Path(args.puzzle)
+    quiet_opencv()
     output = Path(args.output) if args.output else None
     if output is not None:
         _check_writable(output)
+    if data is None:
+        source: Path | np.ndarray = Path(args.puzzle)
+        shown = args.puzzle
+    else:
+        source = decode_image(data, name="standard input")
+        shown = "standard input"
     if args.debug is None:
-        result = solve_photo(photo_path)
+        result = solve_photo(source)
     else:
         from sudoku_lens.debug import solve_photo_with_pictures
 
-        result = solve_photo_with_pictures(photo_path, args.debug)
-    if output is None and result.solved:
-        output = default_output_path(photo_path).resolve()
+        result = solve_photo_with_pictures(source, args.debug)
+    plain = not args.json and args.debug is None
+    if output is None and plain and data is None and result.solved:
+        output = default_output_path(args.puzzle).resolve()
     if output is not None:
-        try:
-            written = cv2.imwrite(str(output), result.image)
-        except cv2.error:
-            written = False
-        if not written:
-            raise SudokuLensError(f"cannot write {output}")
+        write_image(output, result.image)
 
     if args.json:
         summary = result.to_json()
@@ -110,22 +125,22 @@ def run_photo(args: argparse.Namespace) -> int:
     else:
         print(_report(result, output, args.debug))
     if not result.solved:
-        print(f"sudoku-lens: {_failure(result, photo_path)}", file=sys.stderr)
+        print(f"sudoku-lens: {_failure(result, shown)}", file=sys.stderr)
         return 1
     return 0
 
 
 def _check_writable(output: Path) -> None:
     """Refuse an output path that cannot be written before spending time on the photo."""
-    import cv2
+    from sudoku_lens.read.image_io import WRITE_SUFFIXES
 
     if not output.parent.is_dir():
         raise SudokuLensError(f"cannot write {output}: no directory {output.parent}")
-    if not cv2.haveImageWriter(str(output)):
+    if output.suffix.lower() not in WRITE_SUFFIXES:
         raise SudokuLensError(f"cannot write {output}: name it .png or .jpg")
 
 
-def _failure(result: PhotoSolution, photo: Path) -> str:
+def _failure(result: PhotoSolution, photo: str) -> str:
     """One line saying why the puzzle read from `photo` was not solved."""
     from sudoku_lens.puzzle import format_line
     from sudoku_lens.puzzle.text import find_conflict
@@ -177,6 +192,8 @@ def _report(result: PhotoSolution, output: Path | None, debug: str | None) -> st
     if output is not None:
         what = "the solved photo" if result.solved else "the photo with the grid found outlined"
         lines.append(f"wrote {what} to {output}")
+    elif debug is None:
+        lines.append("give -o FILE.png to write the photo with the answer drawn in")
     if debug is not None:
         lines.append(f"wrote the stage pictures to {debug}")
     return "\n".join(lines)

@@ -14,7 +14,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="train the digit classifier (needs the 'train' extra: torch, onnx, Pillow)",
         description=(
             "Train the digit classifier on digits rendered from fonts and on the cells of the "
-            "training photos (photo N is kept for validation iff N %% 5 == 0), export it to ONNX "
+            "training photos (photo N is kept for validation iff N % 5 == 0), export it to ONNX "
             "and report accuracy on the validation photos. Same seed, same model."
         ),
     )

@@ -7,9 +7,10 @@ a given and `0` for an empty cell. The command line works on lines only, so that
 
 from __future__ import annotations
 
+import codecs
 import operator
 from itertools import repeat
-from typing import Any, NamedTuple
+from typing import IO, Any, NamedTuple
 
 from sudoku_lens.errors import PuzzleFormatError
 
@@ -23,6 +24,10 @@ _BOXES = [
 ]
 _UNITS = (("row", _ROWS), ("column", _COLUMNS), ("box", _BOXES))
 _GRID_ROW_MAX_CELLS = 12
+MAX_LINE_BYTES = 10_000
+"""The longest line a puzzle file may hold: a line or a grid row is far shorter, so a longer
+one means the file is not puzzle text (a video, a database) and reading stops there."""
+_CHUNK_BYTES = 1 << 20
 
 
 def cell_name(index: int) -> str:
@@ -238,3 +243,48 @@ def _reparse(entry: PuzzleEntry) -> PuzzleEntry:
         return entry._replace(line=parse_line(entry.text))
     except PuzzleFormatError as exc:
         return entry._replace(line=None, error=str(exc))
+
+
+def read_puzzle_text(stream: IO[bytes], name: str, *, head: bytes = b"") -> str:
+    """The UTF-8 text of a puzzle file read in chunks from `stream` (after `head`, bytes of it
+    already read), so that a large file that is not puzzle text is refused after its first
+    megabyte rather than read whole. Raises PuzzleFormatError for a line longer than
+    MAX_LINE_BYTES, a NUL byte or text that is not UTF-8, naming `name` and the line."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    parts: list[str] = []
+    carry = head
+    lines = 0
+    while True:
+        chunk = stream.read(_CHUNK_BYTES)
+        block = carry + chunk
+        cut = len(block) if not chunk else block.rfind(b"\n") + 1
+        whole = block[:cut]
+        longest = max(map(len, block.split(b"\n")))
+        if longest > MAX_LINE_BYTES:
+            where = lines + _line_of_long(block)
+            raise PuzzleFormatError(
+                f"{name} is not a file of puzzles: line {where} is longer than "
+                f"{MAX_LINE_BYTES:,} bytes"
+            )
+        if b"\0" in whole:
+            where = lines + whole.count(b"\n", 0, whole.index(b"\0")) + 1
+            raise PuzzleFormatError(f"{name} is not a text file of puzzles (line {where})")
+        try:
+            parts.append(decoder.decode(whole, final=not chunk))
+        except UnicodeDecodeError as exc:
+            where = lines + whole.count(b"\n", 0, exc.start) + 1
+            raise PuzzleFormatError(
+                f"{name} is not a text file of puzzles (line {where} is not UTF-8)"
+            ) from None
+        lines += whole.count(b"\n")
+        carry = block[cut:]
+        if not chunk:
+            return "".join(parts).removeprefix("\ufeff")
+
+
+def _line_of_long(block: bytes) -> int:
+    """1-based number, within `block`, of its first line longer than MAX_LINE_BYTES."""
+    for number, line in enumerate(block.split(b"\n"), 1):
+        if len(line) > MAX_LINE_BYTES:
+            return number
+    return 0

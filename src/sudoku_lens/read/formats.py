@@ -12,6 +12,9 @@ _BMP_HEADERS = frozenset({12, 16, 40, 52, 56, 64, 108, 124})
 """Sizes of the known BMP info headers: with the zero reserved bytes, this keeps text that
 happens to begin with "BM" from passing for a bitmap."""
 
+MAX_BYTES = 50 * 1024 * 1024
+"""Encoded image files larger than this are refused before being read."""
+
 HEAD_BYTES = 32
 """How many leading bytes `image_format` and `unsupported_format` need."""
 

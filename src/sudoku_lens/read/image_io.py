@@ -2,13 +2,18 @@
 
 Untrusted input is checked before OpenCV decodes it: the byte size is bounded and the pixel
 dimensions are read from the file header, so a small file that declares a gigantic image (a
-decompression bomb) is refused without allocating its pixels. Only formats whose header we can
-read are accepted. Decoding applies the EXIF orientation exactly as `cv2.imread` does.
+decompression bomb) is refused without allocating its pixels. The header readers follow the
+decoders: where a size is given twice the larger counts, PNM comments end only at a line break.
+One pixel limit holds for every entry point (Python API, command line, web): at most MAX_PIXELS
+are decoded, which keeps a whole read under about 1 GB; a JPEG up to four times larger is decoded
+at half size by the JPEG library itself. Decoding applies the EXIF orientation as `cv2.imread`
+does. Only regular files are opened, and without blocking: a named pipe is refused, not waited on.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import struct
 from pathlib import Path
 
@@ -16,16 +21,32 @@ import cv2
 import numpy as np
 
 from sudoku_lens.errors import ImageError
-from sudoku_lens.read.formats import SUPPORTED, image_format, unsupported_format
+from sudoku_lens.read.formats import MAX_BYTES, SUPPORTED, image_format, unsupported_format
 
-MAX_SIDE_PIXELS = 20_000
-"""Images of MAX_SIDE_PIXELS x MAX_SIDE_PIXELS pixels or more are refused."""
-MAX_PIXELS = MAX_SIDE_PIXELS * MAX_SIDE_PIXELS
-MAX_BYTES = 50 * 1024 * 1024
-"""Encoded files larger than this are refused before being read."""
-
+MAX_PIXELS = 50_000_000
+"""The most pixels an image may decode to (a 48-megapixel phone photo passes): reading one this
+large takes about 300 MB on top of the decoded image."""
+MAX_JPEG_PIXELS = 4 * MAX_PIXELS
+"""A JPEG of up to this many pixels is decoded at half size (to at most MAX_PIXELS) by the JPEG
+library, which needs the full size only for a progressive file's coefficients (about 600 MB)."""
+WRITE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
+"""File name endings `write_image` can encode."""
 
 _JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+_PNM_SPACE = b" \t\n\v\f\r"
+"""What C's isspace() calls white space: OpenCV's PNM reader skips these between numbers."""
+
+
+def quiet_opencv() -> None:
+    """Silence OpenCV's own log for good, unless OPENCV_LOG_LEVEL chose a level.
+
+    For processes that report every failure themselves (the command line, the web server): OpenCV
+    would otherwise print its own warnings and errors about a corrupt file beside the one clear
+    line. Called once at start-up: changing the process-wide level around each decode would race
+    with decodes on other threads.
+    """
+    if "OPENCV_LOG_LEVEL" not in os.environ:
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
 
 
 def load_image(
@@ -35,8 +56,9 @@ def load_image(
 
     `source` is a file path, the encoded bytes of an image file, or an image array (grayscale,
     BGR or BGRA, uint8). EXIF orientation is applied like `cv2.imread`. Raises `ImageError` with a
-    one-line message for a missing file, a directory, data that is not a supported image, empty or
-    truncated data, and images of 20000x20000 pixels or more.
+    one-line message for a missing file, a directory or other non-regular file, data that is not a
+    supported image, empty or truncated data, and images of more than MAX_PIXELS pixels (a JPEG of
+    up to MAX_JPEG_PIXELS is decoded at half size instead).
     """
     if isinstance(source, np.ndarray):
         return _from_array(source)
@@ -44,7 +66,7 @@ def load_image(
         return decode_image(bytes(source), name="image data")
     if isinstance(source, str | os.PathLike):
         path = Path(source)
-        return decode_image(_read_file(path), name=str(path))
+        return decode_image(read_image_file(path), name=_shown(path))
     raise ImageError(f"cannot load an image from a {type(source).__name__}")
 
 
@@ -57,33 +79,31 @@ def decode_image(data: bytes, *, name: str = "image data") -> np.ndarray:
             f"{name} is {len(data) / 2**20:.0f} MB; files over {_mb(MAX_BYTES)} are refused"
         )
     kind, width, height = probe_image(data, name=name)
-    if width <= 0 or height <= 0:
-        raise ImageError(
-            f"{name} is a corrupt {kind} file (its header gives a size of {width}x{height})"
-        )
-    if width * height >= MAX_PIXELS:
-        raise ImageError(
-            f"{name} is {width}x{height} pixels; images of {MAX_SIDE_PIXELS}x{MAX_SIDE_PIXELS} "
-            "pixels or more are refused"
-        )
-    buffer = np.frombuffer(data, dtype=np.uint8)
-    level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    flags = cv2.IMREAD_COLOR
+    if width * height > MAX_PIXELS:
+        if kind != "JPEG" or width * height > MAX_JPEG_PIXELS:
+            limit = MAX_JPEG_PIXELS if kind == "JPEG" else MAX_PIXELS
+            raise ImageError(
+                f"{name} is {width}x{height} pixels ({width * height / 1e6:.0f} megapixels); "
+                f"{kind} images over {limit / 1e6:.0f} megapixels are refused: send a smaller photo"
+            )
+        flags = cv2.IMREAD_REDUCED_COLOR_2
     try:
-        image = cv2.imdecode(buffer, cv2.IMREAD_COLOR)
+        image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flags)
     except cv2.error:
         image = None
-    finally:
-        cv2.utils.logging.setLogLevel(level)
     if image is None or image.size == 0:
         raise ImageError(f"{name} is a truncated or corrupt {kind} file")
+    if image.shape[0] * image.shape[1] > MAX_PIXELS:
+        raise ImageError(f"{name} is a corrupt {kind} file (it decodes larger than its header)")
     return image
 
 
 def probe_image(data: bytes, *, name: str = "image data") -> tuple[str, int, int]:
     """Return (format, width, height) read from the header of encoded image `data`.
 
-    Raises `ImageError` when the data is not one of the supported formats or its header is cut.
+    Raises `ImageError` when the data is not one of the supported formats, its header is cut,
+    or it gives a size of zero.
     """
     kind = image_format(data)
     if kind is None:
@@ -95,28 +115,71 @@ def probe_image(data: bytes, *, name: str = "image data") -> tuple[str, int, int
         width, height = _HEADER_READERS[kind](data)
     except (struct.error, IndexError, KeyError, ValueError):
         raise ImageError(f"{name} is a truncated or corrupt {kind} file") from None
+    if width <= 0 or height <= 0:
+        raise ImageError(
+            f"{name} is a corrupt {kind} file (its header gives a size of {width}x{height})"
+        )
     return kind, width, height
 
 
-def _read_file(path: Path) -> bytes:
-    """Read a whole file, refusing missing paths, directories and oversized files first."""
+def read_image_file(path: Path) -> bytes:
+    """Read a whole image file, refusing missing paths, directories, named pipes, devices and
+    oversized files first. Opened without blocking, so a named pipe with no writer is refused
+    at once instead of waited on."""
     try:
-        size = path.stat().st_size
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except ValueError:
+        raise ImageError(f"no such file: {_shown(path)} (the name holds a NUL byte)") from None
     except FileNotFoundError:
-        raise ImageError(f"no such file: {path}") from None
+        raise ImageError(f"no such file: {_shown(path)}") from None
+    except IsADirectoryError:
+        raise ImageError(f"{_shown(path)} is a directory, not an image file") from None
     except OSError as exc:
-        raise ImageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if path.is_dir():
-        raise ImageError(f"{path} is a directory, not an image file")
-    if size > MAX_BYTES:
-        raise ImageError(
-            f"{path} is {size / 2**20:.0f} MB; files over {_mb(MAX_BYTES)} are refused"
-        )
+        raise ImageError(f"cannot read {_shown(path)}: {exc.strerror or exc}") from None
     try:
-        with path.open("rb") as handle:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise ImageError(f"{_shown(path)} is a directory, not an image file")
+        if not stat.S_ISREG(info.st_mode):
+            raise ImageError(f"{_shown(path)} is not a regular file (a pipe or a device)")
+        if info.st_size > MAX_BYTES:
+            raise ImageError(
+                f"{_shown(path)} is {info.st_size / 2**20:.0f} MB; "
+                f"files over {_mb(MAX_BYTES)} are refused"
+            )
+        with os.fdopen(os.dup(fd), "rb") as handle:
             return handle.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise ImageError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise ImageError(f"cannot read {_shown(path)}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def write_image(path: str | os.PathLike[str], image: np.ndarray) -> Path:
+    """Encode `image` by the ending of `path` (see WRITE_SUFFIXES) and write it with Python's own
+    file I/O, so any file name the system allows works (OpenCV's writer crashes on names that are
+    not UTF-8). Returns the path; ImageError (one line) when the ending or the write fails."""
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix not in WRITE_SUFFIXES:
+        raise ImageError(f"cannot write {_shown(target)}: name it .png or .jpg")
+    try:
+        ok, encoded = cv2.imencode(suffix, image)
+    except cv2.error:
+        ok = False
+    if not ok:
+        raise ImageError(f"cannot write {_shown(target)}: the image could not be encoded")
+    try:
+        target.write_bytes(encoded.tobytes())
+    except OSError as exc:
+        raise ImageError(f"cannot write {_shown(target)}: {exc.strerror or exc}") from None
+    return target
+
+
+def _shown(path: str | os.PathLike[str]) -> str:
+    """`path` fit to print in one line: bytes that are not UTF-8 as \\x escapes."""
+    text = os.fsdecode(path)
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _from_array(array: np.ndarray) -> np.ndarray:
@@ -129,10 +192,10 @@ def _from_array(array: np.ndarray) -> np.ndarray:
         raise ImageError(f"an image array must be HxW, HxWx3 or HxWx4, not {array.shape}")
     if array.shape[0] == 0 or array.shape[1] == 0:
         raise ImageError(f"the image array is empty ({array.shape[1]}x{array.shape[0]} pixels)")
-    if array.shape[0] * array.shape[1] >= MAX_PIXELS:
+    if array.shape[0] * array.shape[1] > MAX_PIXELS:
         raise ImageError(
-            f"the image array is {array.shape[1]}x{array.shape[0]} pixels; images of "
-            f"{MAX_SIDE_PIXELS}x{MAX_SIDE_PIXELS} pixels or more are refused"
+            f"the image array is {array.shape[1]}x{array.shape[0]} pixels; images over "
+            f"{MAX_PIXELS / 1e6:.0f} megapixels are refused"
         )
     if array.ndim == 2:
         return cv2.cvtColor(array, cv2.COLOR_GRAY2BGR)
@@ -177,7 +240,8 @@ def _webp_size(data: bytes) -> tuple[int, int]:
 
 
 def _tiff_size(data: bytes) -> tuple[int, int]:
-    """Width and height from the first image file directory of a TIFF."""
+    """Width and height from the first image file directory of a TIFF: where a size tag is
+    repeated, the largest value counts (libtiff keeps the first, other readers the last)."""
     order = "<" if data[:2] == b"II" else ">"
     (offset,) = struct.unpack(order + "I", data[4:8])
     (count,) = struct.unpack(order + "H", data[offset : offset + 2])
@@ -187,30 +251,66 @@ def _tiff_size(data: bytes) -> tuple[int, int]:
         tag, kind = struct.unpack(order + "HH", entry[:4])
         if tag in (256, 257):
             value = entry[8:10] if kind == 3 else entry[8:12]
-            size[tag] = struct.unpack(order + ("H" if kind == 3 else "I"), value)[0]
+            number = struct.unpack(order + ("H" if kind == 3 else "I"), value)[0]
+            size[tag] = max(size.get(tag, 0), number)
     return size[256], size[257]
 
 
 def _pnm_size(data: bytes) -> tuple[int, int]:
-    """Width and height from a PBM/PGM/PPM (P1-P6) or PAM (P7) header."""
-    head = data[:512].decode("ascii", errors="replace")
-    if head[1] == "7":
-        fields = dict(line.split(None, 1) for line in head.splitlines()[1:] if " " in line)
-        return int(fields["WIDTH"]), int(fields["HEIGHT"])
-    tokens = [line.split("#", 1)[0] for line in head[2:].splitlines()]
-    width, height = " ".join(tokens).split()[:2]
-    return int(width), int(height)
+    """Width and height from a PBM/PGM/PPM (P1-P6) or PAM (P7) header, tokenised as OpenCV
+    does: a comment runs from # to the next line break (\\n or \\r), numbers are separated by
+    C white space. A PAM header line giving WIDTH or HEIGHT twice counts with its larger value."""
+    head = data[:4096]
+    if head[1:2] == b"7":
+        fields: dict[str, int] = {}
+        for line in head.split(b"\n")[1:]:
+            words = line.split()
+            if words and words[0] == b"ENDHDR":
+                break
+            if len(words) == 2 and words[0] in (b"WIDTH", b"HEIGHT"):
+                key = words[0].decode()
+                fields[key] = max(fields.get(key, 0), int(words[1]))
+        return fields["WIDTH"], fields["HEIGHT"]
+    numbers: list[int] = []
+    pos = 2
+    while len(numbers) < 2:
+        byte = head[pos : pos + 1]
+        if byte == b"#":
+            while head[pos] not in b"\n\r":
+                pos += 1
+        elif byte.isdigit():
+            start = pos
+            while head[pos : pos + 1].isdigit():
+                pos += 1
+            numbers.append(int(head[start:pos]))
+            continue
+        elif not byte or byte not in _PNM_SPACE:
+            raise ValueError("bad PNM header")
+        pos += 1
+    return numbers[0], numbers[1]
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
-    """Width and height from the IHDR chunk of a PNG."""
+    """Width and height from the IHDR chunk of a PNG, after checking that no chunk claims more
+    bytes than the file holds: OpenCV's reader spends seconds on a chunk length of 4 GB."""
     if data[12:16] != b"IHDR":
         raise ValueError("PNG without IHDR")
+    pos = 8
+    while pos + 8 <= len(data):
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        if length > len(data) - pos - 12:
+            raise ValueError("PNG chunk longer than the file")
+        if kind == b"IEND":
+            break
+        pos += length + 12
     return struct.unpack(">II", data[16:24])
 
 
 def _bmp_size(data: bytes) -> tuple[int, int]:
-    """Width and height from a BMP info header (height is negative for top-down bitmaps)."""
+    """Width and height from a BMP info header: 16-bit in the 12-byte OS/2 header, else 32-bit
+    (the height is negative for top-down bitmaps)."""
+    if int.from_bytes(data[14:18], "little") == 12:
+        return struct.unpack("<HH", data[18:22])
     width, height = struct.unpack("<ii", data[18:26])
     return abs(width), abs(height)
 

@@ -1,8 +1,13 @@
-"""Guards for untrusted uploads: a request-body size cap answered before the body is read.
+"""Guards for untrusted uploads: a request-body size cap answered without storing the body.
 
 The size cap is an ASGI middleware so that an oversized upload is refused from its
-Content-Length header before any of it is read, and a body sent without one (chunked) is cut off
-as soon as the bytes streamed in pass the cap. Both answer 413 with a JSON error.
+Content-Length header without keeping any of it, and a body sent without one (chunked) is cut
+off as soon as the bytes streamed in pass the cap. Both answer 413 with a JSON error. Clients
+such as Python's urllib and requests send the whole body before they read the answer: closing
+the connection on unread bytes makes the kernel reset it, and the client sees the reset, not
+the 413. So up to MAX_DRAIN bytes of an oversized body are read and dropped before answering
+(not when the client waits for "100 Continue", which then never comes). Image limits (pixels,
+format) are `load_image`'s, the same for every entry point.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 BODY_OVERHEAD = 64 * 1024
 """Bytes allowed on top of the upload limit for multipart boundaries, headers and form fields."""
+MAX_DRAIN = 64 * 2**20
+"""The most bytes of an oversized body read and dropped so that the client gets its 413."""
 
 
 class UploadTooLarge(HTTPException):
@@ -46,6 +53,8 @@ class BodySizeLimit:
             return
         declared = _content_length(scope)
         if declared is not None and declared > self.max_body:
+            if declared <= MAX_DRAIN and not _expects_continue(scope):
+                await _drain(receive, MAX_DRAIN)
             await _send_json(send, 413, {"error": too_large_message(self.upload_limit)})
             return
         received = 0
@@ -71,7 +80,28 @@ class BodySizeLimit:
         except UploadTooLarge as exc:
             if started:
                 raise
+            await _drain(receive, MAX_DRAIN - received)
             await _send_json(send, 413, {"error": exc.detail})
+
+
+async def _drain(receive: Receive, limit: int) -> None:
+    """Read and drop what is left of the request body, `limit` bytes at most."""
+    drained = 0
+    while drained <= limit:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        drained += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return
+
+
+def _expects_continue(scope: Scope) -> bool:
+    """True when the client waits for "100 Continue" before sending its body."""
+    return any(
+        name == b"expect" and value.lower() == b"100-continue"
+        for name, value in scope.get("headers", ())
+    )
 
 
 def _content_length(scope: Scope) -> int | None:

@@ -25,7 +25,14 @@ from sudoku_lens.read.grid.candidates import (
 )
 from sudoku_lens.read.grid.cells import GridLocation, cut_cells
 from sudoku_lens.read.grid.combs import MIN_SCORE, grid_score, refine_quad
-from sudoku_lens.read.grid.geometry import Pyramid, gray_levels, ink_pyramid, is_convex, to_level
+from sudoku_lens.read.grid.geometry import (
+    WORK_SIDE,
+    Pyramid,
+    gray_levels,
+    ink_pyramid,
+    is_convex,
+    to_level,
+)
 from sudoku_lens.read.grid.lattice import fit_lattice
 
 _MIN_SIDE = 90  # least side, in searched pixels, of a grid (10 per cell: less is unreadable)
@@ -67,6 +74,20 @@ class GridSearch:
     """The grid found, in the photo's pixels, or None."""
 
 
+def _check_searchable(image_bgr: np.ndarray) -> None:
+    """GridNotFoundError, before any resizing could fail on it, for an image too small or too
+    narrow to hold a grid of _MIN_SIDE pixels once halved like `gray_levels` halves it."""
+    height, width = image_bgr.shape[:2]
+    halvings = 0
+    while max(height, width) > WORK_SIDE * 2**halvings:
+        halvings += 1
+    if min(height, width) < _MIN_SIDE * 2**halvings:
+        raise GridNotFoundError(
+            f"no Sudoku grid found: the image is {width}x{height} pixels, too small or too "
+            "narrow to hold one"
+        )
+
+
 def locate_grid(
     image_bgr: np.ndarray,
     *,
@@ -80,6 +101,7 @@ def locate_grid(
     `trace` is filled in with what the search considered.
     """
     start = time.perf_counter()
+    _check_searchable(image_bgr)
     levels = gray_levels(image_bgr)
     mask, strength = binarize(levels[-1])
     if trace is not None:

@@ -52,6 +52,7 @@ function capitalise(text) {
 
 const editor = {
   file: null,
+  photoUrl: "", // the photo as uploaded, shown when the edited grid has no answer to draw
   base: "", // the grid the server solved for the photo as uploaded (after automatic repair)
   cells: [], // the grid as shown now, 81 characters "0"-"9"
   corrected: new Set(),
@@ -116,7 +117,16 @@ function setCell(index, digit) {
   editor.cells[index] = digit;
   editor.solution = null;
   renderGrid();
+  // The picture and its caption follow the grid: until the edited grid is solved, neither may
+  // still claim the old answer.
+  $("answer-caption").textContent = "Solving the edited grid…";
   scheduleSolve();
+}
+
+// Show the photo as uploaded (no answer drawn) with `caption`, when the grid has no answer.
+function showPhotoWithoutAnswer(caption) {
+  if (editor.photoUrl) $("answer-image").src = editor.photoUrl;
+  $("answer-caption").textContent = caption;
 }
 
 function conflicts(cells) {
@@ -186,6 +196,8 @@ async function loadPhoto(file) {
     return;
   }
   editor.file = file;
+  if (editor.photoUrl) URL.revokeObjectURL(editor.photoUrl);
+  editor.photoUrl = URL.createObjectURL(file);
   editor.base = "";
   showMessage("", "Reading the photo…");
   await solvePhoto(null);
@@ -208,6 +220,7 @@ async function solvePhoto(grid) {
   } catch (error) {
     if (error.name !== "AbortError") {
       setBusy(false);
+      if (grid !== null) showPhotoWithoutAnswer("Not solved: the server could not be reached.");
       showMessage("error", "The server could not be reached.", "Is sudoku-lens serve still running?");
     }
     return;
@@ -227,6 +240,7 @@ async function solvePhoto(grid) {
     } else {
       editor.solution = null;
       renderGrid();
+      showPhotoWithoutAnswer("Not solved: the edited grid breaks the rules.");
       showMessage("error", "This grid breaks the rules.", `${text}.`);
     }
     return;
