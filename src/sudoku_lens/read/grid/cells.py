@@ -119,16 +119,12 @@ def cut_cells(
     for r in range(9):
         for c in range(9):
             cells.append(_crop(warped, outer[r, c]))
-    cell_boxes = np.rint(boxes).astype(np.int32)
-    if warped_bgr is None:
-        ink_colour = np.ones((81, 3), np.float32)
-    else:
-        ink_colour = _ink_colour(warped_bgr, cell_boxes)
+    ink_colour = np.ones((81, 3), np.float32) if warped_bgr is None else _ink_colour(warped_bgr)
     return GridLocation(
         corners=corners,
         warped=warped,
         cells=cells,
-        cell_boxes=cell_boxes,
+        cell_boxes=np.rint(boxes).astype(np.int32),
         homography=homography,
         lattice=lattice.astype(np.float32),
         ink_colour=ink_colour,
@@ -153,26 +149,27 @@ _MIN_INK = 0.1
 """Least share of the paper's brightness a pixel must lose, in some channel, to count as ink."""
 
 
-def _ink_colour(warped_bgr: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+def _ink_colour(warped_bgr: np.ndarray) -> np.ndarray:
     """The colour of the darkest ink inside each cell (see `GridLocation.ink_colour`).
 
     Each channel's ink is the share of the local paper's brightness it loses (a closing wider
     than any stroke is the paper), so the colour of the light and of the paper drop out: black
     ink loses about the same share in every channel, blue ink nearly all of its red and little
-    of its blue. A cell's colour is the median of those shares, each divided by the largest,
-    over its darkest ink inside the lines.
+    of its blue. A cell's colour is the sum of those shares over its darkest ink well inside the
+    lines (the middle two thirds of the cell's place in the rectified grid), divided by the sum
+    of the largest share there.
     """
-    image = warped_bgr.astype(np.float32)
-    paper = cv2.morphologyEx(image, cv2.MORPH_CLOSE, _PAPER_KERNEL)
-    share = np.clip((paper - image) / np.maximum(paper, 1.0), 0.0, 1.0)
-    dark = share.max(axis=2)
-    out = np.zeros((81, 3), np.float32)
-    for index, (x0, y0, x1, y1) in enumerate(boxes.reshape(81, 4)):
-        inset_x, inset_y = (x1 - x0) // 6, (y1 - y0) // 6
-        window = (slice(y0 + inset_y, y1 - inset_y), slice(x0 + inset_x, x1 - inset_x))
-        inside = dark[window]
-        if inside.size == 0 or inside.max() < _MIN_INK:
-            continue
-        darkest = inside >= 0.6 * inside.max()
-        out[index] = np.median(share[window][darkest] / inside[darkest][:, None], axis=0)
-    return out
+    paper = cv2.morphologyEx(warped_bgr, cv2.MORPH_CLOSE, _PAPER_KERNEL)
+    loss = cv2.subtract(paper, warped_bgr).astype(np.float32)
+    share = loss / np.maximum(paper, 1).astype(np.float32)
+    inset = CELL // 6
+    cells = share[MARGIN : MARGIN + 9 * CELL, MARGIN : MARGIN + 9 * CELL]
+    cells = cells.reshape(9, CELL, 9, CELL, 3).transpose(0, 2, 1, 3, 4).reshape(81, CELL, CELL, 3)
+    cells = cells[:, inset:-inset, inset:-inset].reshape(81, -1, 3)
+    dark = cells.max(axis=2)
+    peak = dark.max(axis=1, keepdims=True)
+    darkest = (dark >= 0.6 * peak).astype(np.float32)
+    total = np.einsum("np,npc->nc", darkest, cells)
+    out = total / np.maximum((darkest * dark).sum(axis=1, keepdims=True), 1e-6)
+    out[peak[:, 0] < _MIN_INK] = 0.0
+    return out.astype(np.float32)
