@@ -74,6 +74,16 @@ def test_generated_photo_is_solved_and_the_answer_reads_back(seed: int, difficul
     np.testing.assert_array_equal(read_back(result, difficulty), photo.solution)
 
 
+def test_solved_picture_of_the_bundled_example_reads_back_to_the_full_solution() -> None:
+    """Every cell holds ink once the answer is drawn: the bold blue answer digits must neither
+    lose the grid nor make the faint print beside them look like smudges."""
+    example = Path(__file__).parents[1] / "src" / "sudoku_lens" / "examples" / "example.jpg"
+    result = solve_photo(example)
+
+    assert result.solution is not None
+    np.testing.assert_array_equal(read_photo(result.image).givens, result.solution)
+
+
 def test_json_summary_follows_the_contract() -> None:
     photo = synth_photo(11, "easy")
     summary = solve_photo(photo.image).to_json()

@@ -38,7 +38,9 @@ _BAND[: round(0.22 * WORK)] = _BAND[-round(0.22 * WORK) :] = 1
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 _MIN_CONTRAST = 10.0
 _RELATIVE = 0.3
-"""Ink (grey levels darker than the local paper) below which nothing counts as printed."""
+"""Share of the grid's typical stroke darkness below which a mark is taken for a smudge."""
+_SAME_INK = 0.35
+"""Largest difference of ink colour (see `GridLocation.ink_colour`) within one ink."""
 
 
 def _ink(crop: np.ndarray) -> np.ndarray:
@@ -155,20 +157,56 @@ def prepare_cell(crop: np.ndarray, reference: float | None = None) -> np.ndarray
     return _draw(*found)
 
 
-def prepare_cells(cells: Sequence[np.ndarray]) -> np.ndarray:
+def prepare_cells(cells: Sequence[np.ndarray], ink_colour: np.ndarray | None = None) -> np.ndarray:
     """Prepare the crops of one grid at once: an (N, SIZE, SIZE) float32 array.
 
-    The cells share one contrast reference, the stroke darkness of the grid's darker digits, so
+    The cells share a contrast reference, the stroke darkness of the grid's darker digits, so
     that a faint smudge or show-through from the back of the page is told from a printed digit
-    even on a photo whose digits are themselves faint.
+    even on a photo whose digits are themselves faint. With `ink_colour` (N values, see
+    `GridLocation.ink_colour`), the digits of each ink (black print, red print, a blue pen, the
+    bold blue of an answer drawn in) have their own reference, so a blue digit much darker than
+    the print beside it does not make the print look like a smudge; inks of fewer than three
+    marks are measured against all marks.
     """
     found = [_find_digit(crop) for crop in cells]
-    levels = [f[2] for f in found if f is not None]
-    reference = float(np.percentile(levels, 75)) if len(levels) >= 3 else 0.0
+    marks = [i for i, f in enumerate(found) if f is not None]
+    levels = np.array([found[i][2] for i in marks])
+    references = np.zeros(len(cells))
+    if len(marks) >= 3:
+        references[marks] = _references(levels, ink_colour, marks)
     out = np.zeros((len(cells), SIZE, SIZE), np.float32)
     for i, f in enumerate(found):
-        if f is not None and f[2] >= _RELATIVE * reference:
+        if f is not None and f[2] >= _RELATIVE * references[i]:
             out[i] = _draw(*f)
+    return out
+
+
+def _references(
+    levels: np.ndarray, ink_colour: np.ndarray | None, marks: list[int]
+) -> np.ndarray | float:
+    """The contrast reference of each mark: the 75th percentile of the stroke levels of the
+    marks in its ink, or of all marks.
+
+    Black or grey marks, and those too faint to show a colour, are one ink. A coloured ink (not
+    within _SAME_INK of black in every channel) of at least three marks is another, whose
+    reference is at least _RELATIVE times that of all marks (show-through tinted by the paper
+    must still be dropped); marks of rarer inks are measured against all marks.
+    """
+    overall = float(np.percentile(levels, 75))
+    if ink_colour is None:
+        return overall
+    colours = np.asarray(ink_colour, np.float32).reshape(-1, 3)[marks]
+    neutral = (colours.max(axis=1) == 0) | (np.abs(colours - 1.0).max(axis=1) <= _SAME_INK)
+    out = np.full(len(levels), overall)
+    if neutral.sum() >= 3:
+        out[neutral] = np.percentile(levels[neutral], 75)
+    left = ~neutral
+    while left.any():
+        first = colours[int(np.argmax(left))]
+        ink = left & (np.abs(colours - first).max(axis=1) <= _SAME_INK)
+        if ink.sum() >= 3:
+            out[ink] = max(float(np.percentile(levels[ink], 75)), _RELATIVE * overall)
+        left &= ~ink
     return out
 
 
@@ -249,7 +287,10 @@ def _read_turned(clf: DigitClassifier, images: np.ndarray) -> np.ndarray:
 
 
 def orient(
-    cells: Sequence[np.ndarray], classifier: DigitClassifier | None = None
+    cells: Sequence[np.ndarray],
+    classifier: DigitClassifier | None = None,
+    *,
+    ink_colour: np.ndarray | None = None,
 ) -> tuple[int, np.ndarray]:
     """Find how many quarter turns clockwise make the puzzle upright, and read it that way up.
 
@@ -265,7 +306,7 @@ def orient(
     if len(cells) != 81:
         raise ValueError(f"orient needs the 81 cells of a grid, got {len(cells)}")
     clf = classifier or DigitClassifier.default()
-    images = prepare_cells(cells)
+    images = prepare_cells(cells, ink_colour)
     out = np.tile(clf.blank_probabilities(), (81, 1))
     filled = np.flatnonzero(images.reshape(81, -1).max(axis=1) > 0)
     if len(filled) == 0:

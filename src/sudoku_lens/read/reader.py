@@ -87,7 +87,7 @@ def _read(image_bgr: np.ndarray, timings: dict[str, float], trace: GridSearch | 
     """Read a decoded image, adding each stage's seconds and their total to `timings`."""
     location = locate_grid(image_bgr, timings=timings, trace=trace)
     start = time.perf_counter()
-    turns, probabilities = orient(location.cells)
+    turns, probabilities = orient(location.cells, ink_colour=location.ink_colour)
     timings["digits"] = time.perf_counter() - start
     timings["total"] = sum(timings.values())
     probabilities = np.ascontiguousarray(probabilities, dtype=np.float32)

@@ -1,4 +1,9 @@
-"""Stage 5: rectify the grid and cut every cell through its own four line crossings."""
+"""Stage 5: rectify the grid and cut every cell through its own four line crossings.
+
+A colour photo is rectified in colour and turned grey by `ink_tone`, which keeps blue ink dark;
+how coloured each cell's ink is (`ink_colour`) goes with the cells, so the digit reader can tell
+a coloured pen or our own blue answer from the printed digits.
+"""
 
 from __future__ import annotations
 
@@ -38,19 +43,39 @@ class GridLocation:
     """3x3 float64 mapping image pixel coordinates to `warped`."""
     lattice: np.ndarray
     """(10, 10, 2) float32 image coordinates where grid line i (row) meets line j (column)."""
+    ink_colour: np.ndarray
+    """(81, 3) float32 row-major: the colour of each cell's darkest ink, as the share of the
+    paper's light it takes in each of blue, green and red, scaled so the largest is 1: (1, 1, 1)
+    for black or grey ink (and for a grayscale image), low in red for blue ink; zeros where
+    the cell holds no ink."""
 
 
 def cut_grid(image_bgr: np.ndarray, lattice: np.ndarray) -> GridLocation:
     """Cut the 81 cells of a BGR (or grayscale) image along a known `lattice`: the (10, 10, 2)
     line crossings of a grid found before in the same picture, or in one drawn over it."""
-    return cut_cells(gray_levels(image_bgr), np.asarray(lattice, np.float32))
+    return cut_cells(gray_levels(image_bgr), np.asarray(lattice, np.float32), image_bgr)
 
 
-def cut_cells(levels: list[np.ndarray], lattice: np.ndarray) -> GridLocation:
+def ink_tone(image_bgr: np.ndarray) -> np.ndarray:
+    """Grey levels of a BGR image in which blue ink is as dark as black ink of its brightness.
+
+    The usual grey weights (mostly green) put a strong blue at mid-grey, no darker than paper in
+    shadow; the mean of green and red, where darker, brings it down. Red and black ink, white,
+    grey and yellowish paper keep their usual grey.
+    """
+    gray = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+    return np.minimum(gray, cv2.addWeighted(image_bgr[..., 1], 0.5, image_bgr[..., 2], 0.5, 0))
+
+
+def cut_cells(
+    levels: list[np.ndarray], lattice: np.ndarray, image_bgr: np.ndarray | None = None
+) -> GridLocation:
     """Rectify the grid and cut the 81 cells through the lattice of line intersections.
 
     The rectified image is made from the smallest of `levels` (the photo and its halvings) in
     which a cell is still at least CELL pixels wide, so the warp neither aliases nor wastes time.
+    When the colour image `levels` were made from is given, it is rectified at that size
+    instead, turned grey by `ink_tone`, and each cell's ink colour measured.
     """
     corners = np.array([lattice[0, 0], lattice[0, 9], lattice[9, 9], lattice[9, 0]], np.float32)
     sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
@@ -61,13 +86,23 @@ def cut_cells(levels: list[np.ndarray], lattice: np.ndarray) -> GridLocation:
     to_source = cv2.getPerspectiveTransform(
         to_level(corners, level).astype(np.float32), square_corners(9 * CELL, MARGIN)
     )
+    colour = image_bgr is not None and image_bgr.ndim == 3
+    source = levels[level]
+    if colour and level:
+        f = 0.5**level
+        source = cv2.resize(image_bgr, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    elif colour:
+        source = image_bgr
     warped = cv2.warpPerspective(
-        levels[level],
+        source,
         to_source,
         (side, side),
         flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
     )
+    warped_bgr = warped if colour else None
+    if warped_bgr is not None:
+        warped = ink_tone(warped_bgr)
     f = 0.5**level
     homography = to_source @ np.array([[f, 0, 0.5 * f - 0.5], [0, f, 0.5 * f - 0.5], [0, 0, 1]])
     grid = cv2.perspectiveTransform(lattice.reshape(-1, 1, 2).astype(np.float64), homography)
@@ -84,6 +119,7 @@ def cut_cells(levels: list[np.ndarray], lattice: np.ndarray) -> GridLocation:
     for r in range(9):
         for c in range(9):
             cells.append(_crop(warped, outer[r, c]))
+    ink_colour = np.ones((81, 3), np.float32) if warped_bgr is None else _ink_colour(warped_bgr)
     return GridLocation(
         corners=corners,
         warped=warped,
@@ -91,6 +127,7 @@ def cut_cells(levels: list[np.ndarray], lattice: np.ndarray) -> GridLocation:
         cell_boxes=np.rint(boxes).astype(np.int32),
         homography=homography,
         lattice=lattice.astype(np.float32),
+        ink_colour=ink_colour,
     )
 
 
@@ -105,3 +142,34 @@ def _crop(image: np.ndarray, box: np.ndarray) -> np.ndarray:
     if any(p > 0 for p in pads):
         patch = cv2.copyMakeBorder(patch, *(max(p, 0) for p in pads), cv2.BORDER_REPLICATE)
     return cv2.resize(patch, (CROP, CROP), interpolation=cv2.INTER_AREA)
+
+
+_PAPER_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (CELL // 4 + 1, CELL // 4 + 1))
+_MIN_INK = 0.1
+"""Least share of the paper's brightness a pixel must lose, in some channel, to count as ink."""
+
+
+def _ink_colour(warped_bgr: np.ndarray) -> np.ndarray:
+    """The colour of the darkest ink inside each cell (see `GridLocation.ink_colour`).
+
+    Each channel's ink is the share of the local paper's brightness it loses (a closing wider
+    than any stroke is the paper), so the colour of the light and of the paper drop out: black
+    ink loses about the same share in every channel, blue ink nearly all of its red and little
+    of its blue. A cell's colour is the sum of those shares over its darkest ink well inside the
+    lines (the middle two thirds of the cell's place in the rectified grid), divided by the sum
+    of the largest share there.
+    """
+    paper = cv2.morphologyEx(warped_bgr, cv2.MORPH_CLOSE, _PAPER_KERNEL)
+    loss = cv2.subtract(paper, warped_bgr).astype(np.float32)
+    share = loss / np.maximum(paper, 1).astype(np.float32)
+    inset = CELL // 6
+    cells = share[MARGIN : MARGIN + 9 * CELL, MARGIN : MARGIN + 9 * CELL]
+    cells = cells.reshape(9, CELL, 9, CELL, 3).transpose(0, 2, 1, 3, 4).reshape(81, CELL, CELL, 3)
+    cells = cells[:, inset:-inset, inset:-inset].reshape(81, -1, 3)
+    dark = cells.max(axis=2)
+    peak = dark.max(axis=1, keepdims=True)
+    darkest = (dark >= 0.6 * peak).astype(np.float32)
+    total = np.einsum("np,npc->nc", darkest, cells)
+    out = total / np.maximum((darkest * dark).sum(axis=1, keepdims=True), 1e-6)
+    out[peak[:, 0] < _MIN_INK] = 0.0
+    return out.astype(np.float32)

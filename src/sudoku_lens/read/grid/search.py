@@ -114,7 +114,7 @@ def locate_grid(
         raise GridNotFoundError("no Sudoku grid found in the image")
     lattice = to_level(fit_lattice(pyramid, quad), -(len(levels) - 1))
     found = time.perf_counter()
-    location = cut_cells(levels, lattice)
+    location = cut_cells(levels, lattice, image_bgr)
     if timings is not None:
         timings["grid"] = found - start
         timings["cells"] = time.perf_counter() - found
