@@ -4,7 +4,8 @@ An input is a photo, a folder (walked recursively in name order; image files rec
 content, other files ignored), a glob pattern (`scans/**/*.jpg`, matches in name order), a text
 file listing paths (one per line, relative to the list's folder; each may be a photo, a folder, a
 pattern or a puzzle file), or a puzzle file (one puzzle per line, or 9-row grids). A text file is
-a puzzle file when its first line that is not blank or a `#` comment looks like puzzle text.
+a list of paths when its first line that is not blank or a `#` comment is not puzzle text and
+names a path that exists or holds a `/`; otherwise it is a puzzle file.
 
 Puzzle files are read in pieces of about `PIECE_BYTES`, cut after a line where no grid is open,
 and sent whole to the workers, which parse and solve them: the parent reads bytes, it never
@@ -119,15 +120,16 @@ def _expand_one(
     if os.path.isdir(name):
         for path in _walk(name):
             yield from _photo(path, draw_dir, recorded)
-    elif not _exists(name) and glob.has_magic(name):
+        return
+    if not _exists(name) and glob.has_magic(name):
         for path in sorted(glob.iglob(name, recursive=True)):
             yield from _expand_one(path, draw_dir, recorded, listed=listed)
-    elif not os.path.isfile(name) or _is_image(name):
-        yield from _photo(name, draw_dir, recorded)  # missing or special: an error record
-    elif _is_puzzle_text(name):
+        return
+    kind = None if not os.path.isfile(name) or _is_image(name) else _text_kind(name)
+    if kind == "puzzles":
         yield from _puzzle_units(name, recorded)
-    elif listed:  # lists are not followed from lists (no cycles): reported as not a photo
-        yield from _photo(name, draw_dir, recorded)
+    elif kind is None or listed:  # missing, binary, or a list in a list (no cycles)
+        yield from _photo(name, draw_dir, recorded)  # an error record unless an image
     else:
         folder = os.path.dirname(name)
         for entry in _listed_paths(name):
@@ -160,21 +162,25 @@ def _is_image(path: str) -> bool:
     return image_format(head) is not None or unsupported_format(head) is not None
 
 
-def _is_puzzle_text(path: str) -> bool:
-    """True when the first meaningful line of the text file at `path` looks like puzzle text.
-
-    Binary files and files that are not UTF-8 are not puzzle text (nor lists of paths: their
-    paths would be gibberish), so they come out as photos, which reports them as unreadable.
+def _text_kind(path: str) -> str | None:
+    """"puzzles" or "paths" for a text file, None for a binary one (then reported as a photo
+    that cannot be read). A list of paths: its first line that is not blank or a `#` comment
+    is not puzzle text, and names a path that exists or has a folder in it.
     """
     head = _head(path, 1 << 16)
     if b"\0" in head:
-        return False
+        return None
     text = head.decode("utf-8-sig", "replace")
     for row in text.splitlines()[:_SNIFF_LINES]:
-        stripped = row.strip()
-        if stripped and not stripped.startswith("#"):
-            return set(stripped) <= _PUZZLE_CHARACTERS
-    return True
+        entry = row.strip()
+        if entry and not entry.startswith("#"):
+            named = os.path.join(os.path.dirname(path), entry)
+            if set(entry) <= _PUZZLE_CHARACTERS or not (
+                _exists(named) or "/" in entry or os.sep in entry
+            ):
+                return "puzzles"
+            return "paths"
+    return "puzzles"
 
 
 def _listed_paths(path: str) -> Iterator[str]:
