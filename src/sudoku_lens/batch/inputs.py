@@ -163,8 +163,8 @@ def _is_image(path: str) -> bool:
 
 
 def _text_kind(path: str) -> str | None:
-    """"puzzles" or "paths" for a text file, None for a binary one (then reported as a photo
-    that cannot be read). A list of paths: its first line that is not blank or a `#` comment
+    """The kind of a text file, "puzzles" or "paths"; None for a binary one (then reported as
+    a photo that cannot be read). A list of paths: its first line that is not blank or a `#` comment
     is not puzzle text, and names a path that exists or has a folder in it.
     """
     head = _head(path, 1 << 16)
