@@ -3,8 +3,10 @@
 Run `dask scheduler` on one machine and `dask worker tcp://HOST:8786` on each worker machine
 (with sudoku-lens installed, and the photos and puzzle files at the same paths), then give the
 scheduler's address. Dask replaces a worker that dies; a unit whose worker died is retried
-once and then recorded as an error (the scheduler's `allowed-failures`, set to 1 for a
-LocalCluster; for your own scheduler set DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES=1).
+once and then recorded as an error. That needs two scheduler settings (`SCHEDULER_SETTINGS`),
+made here for a LocalCluster; start your own scheduler with them in the environment:
+DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES=1 DASK_DISTRIBUTED__SCHEDULER__WORKER_SATURATION=1.0
+
 """
 
 from __future__ import annotations
@@ -18,6 +20,13 @@ from sudoku_lens.batch.work import Done, Unit, Worker, failed
 from sudoku_lens.errors import SudokuLensError
 
 _CONNECT_SECONDS = 20
+
+SCHEDULER_SETTINGS = {
+    "distributed.scheduler.allowed-failures": 1,
+    "distributed.scheduler.worker-saturation": 1.0,
+}
+"""A task whose worker died is retried once; a worker holds only the task it runs (Dask counts
+a death against every task a worker holds, so queued ones would be charged too)."""
 
 
 def require_distributed() -> Any:
@@ -39,7 +48,7 @@ class DaskPool:
         self._worker, self._encoding = worker, encoding
         self._cluster = None
         if address == "local":
-            with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
+            with dask.config.set(SCHEDULER_SETTINGS):
                 self._cluster = distributed.LocalCluster(
                     n_workers=jobs,
                     threads_per_worker=1,
@@ -59,6 +68,7 @@ class DaskPool:
         self._numbers = itertools.count()
         self._units: dict[str, tuple[int, Unit]] = {}
         self._completed = distributed.as_completed()
+        self._killed_worker = distributed.KilledWorker
 
     def submit(self, index: int, unit: Unit) -> None:
         """Send a unit to the cluster."""
@@ -80,7 +90,11 @@ class DaskPool:
             done = future.result()
         else:
             exc = future.exception()
-            done = failed(unit, f"the cluster failed on this item: {exc}", self._encoding)
+            if isinstance(exc, self._killed_worker):
+                message = "the worker process died on this item twice (Dask: KilledWorker)"
+            else:
+                message = f"the cluster failed on this item: {type(exc).__name__}: {exc}"
+            done = failed(unit, message, self._encoding)
         future.release()
         return index, done
 

@@ -43,6 +43,7 @@ IMAGE_SUFFIXES = frozenset(
 )
 """File name endings taken as photos even when the content is not recognised (to say why)."""
 
+
 def looks_like_image(path: str | os.PathLike[str]) -> bool:
     """True when `path` names an image file: by its first bytes, or by its name ending.
 
