@@ -182,16 +182,23 @@ def _encode_solved(block: SolvedPuzzles, encoding: str) -> bytes:
         rows = np.flatnonzero(digits == width)
         start, stop = int(rows[0]), int(rows[-1]) + 1  # line numbers grow, so a width is a run
         number = _digit_columns(lines[start:stop], int(width))
-        columns = [
-            number
-            if piece is None
-            else np.broadcast_to(np.frombuffer(piece, np.uint8), (stop - start, len(piece)))
-            if isinstance(piece, bytes)
-            else piece[start:stop]
-            for piece in pieces
+        widths = [
+            number.shape[1] if p is None else len(p) if isinstance(p, bytes) else p.shape[1]
+            for p in pieces
         ]
-        out.append(np.concatenate(columns, axis=1).tobytes())
-    return b"".join(out)
+        rows = np.empty((stop - start, sum(widths)), np.uint8)
+        column = 0
+        for piece, piece_width in zip(pieces, widths, strict=True):
+            target = rows[:, column : column + piece_width]
+            if piece is None:
+                target[:] = number
+            elif isinstance(piece, bytes):
+                target[:] = np.frombuffer(piece, np.uint8)
+            else:
+                target[:] = piece[start:stop]
+            column += piece_width
+        out.append(rows.tobytes())
+    return out[0] if len(out) == 1 else b"".join(out)
 
 
 def _digit_columns(values: np.ndarray, width: int) -> np.ndarray:
