@@ -7,9 +7,10 @@ pattern or a puzzle file), or a puzzle file (one puzzle per line, or 9-row grids
 a list of paths when its first line that is not blank or a `#` comment is not puzzle text and
 names a path that exists or holds a `/`; otherwise it is a puzzle file.
 
-Puzzle files are read in pieces of about `PIECE_BYTES`, cut after a line where no grid is open,
-and sent whole to the workers, which parse and solve them: the parent reads bytes, it never
-parses a puzzle. Items already recorded (`Recorded`, for --resume) are skipped.
+Puzzle files are cut into pieces of about `PIECE_BYTES`, after a line where no grid is open; a
+worker reads its piece from the file and parses and solves it: the parent sends the piece's
+place in the file, and never parses a puzzle. Items already recorded (`Recorded`, for --resume)
+are skipped.
 """
 
 from __future__ import annotations
@@ -50,12 +51,21 @@ class Recorded:
     def __len__(self) -> int:
         return len(self.photos) + sum(map(len, self.puzzle_lines.values()))
 
-    def lines_between(self, source: str, first: int, stop: int) -> frozenset[int]:
-        """Recorded puzzle lines of `source` in [first, stop)."""
+    def line_mask(self, source: str, first: int, count: int) -> bytes:
+        """Recorded puzzle lines of `source` among `count` lines from `first`, one bit per line
+        (see `PuzzleUnit.skip`); empty when there are none."""
         lines = self.puzzle_lines.get(source)
         if not lines:
-            return frozenset()
-        return frozenset(lines[bisect.bisect_left(lines, first) : bisect.bisect_left(lines, stop)])
+            return b""
+        start = bisect.bisect_left(lines, first)
+        stop = bisect.bisect_left(lines, first + count)
+        if start == stop:
+            return b""
+        mask = bytearray((count + 7) // 8)
+        for line in lines[start:stop]:
+            i = line - first
+            mask[i >> 3] |= 1 << (i & 7)
+        return bytes(mask)
 
     def sort(self) -> None:
         """Sort the puzzle lines (once, after the last `add`) for `lines_between`."""
@@ -93,7 +103,7 @@ def estimate_items(
         if isinstance(unit, PhotoUnit):
             total += 1
         else:
-            total += unit.text.count(b"\n") - unit.text.count(b"\n\n") - len(unit.skip)
+            total += unit.lines - unit.skipped
     return total
 
 
@@ -213,12 +223,10 @@ def _drawing(draw_dir: Path | None, source: str) -> str | None:
 
 def _puzzle_units(path: str, recorded: Recorded) -> Iterator[PuzzleUnit]:
     """The puzzle file at `path` in pieces of whole lines, each ending where no grid is open."""
-    first_line = 1
+    first_line, offset = 1, 0
+    absolute = os.path.abspath(path)
     with open(path, "rb") as handle:
-        lines = handle.readlines(PIECE_BYTES)
-        if lines and lines[0].startswith(b"\xef\xbb\xbf"):
-            lines[0] = lines[0][3:]
-        while lines:
+        while lines := handle.readlines(PIECE_BYTES):
             cell_rows = _open_grid_rows(lines)
             while cell_rows % 9:
                 line = handle.readline()
@@ -227,13 +235,10 @@ def _puzzle_units(path: str, recorded: Recorded) -> Iterator[PuzzleUnit]:
                 lines.append(line)
                 cells = grid_row_cells(line.decode("utf-8", "replace"))
                 cell_rows = 0 if cells is None else cell_rows + (cells > 0)
-            if not lines[-1].endswith(b"\n"):
-                lines[-1] += b"\n"
-            stop = first_line + len(lines)
-            skip = recorded.lines_between(path, first_line, stop)
-            yield PuzzleUnit(path, first_line, b"".join(lines), skip)
-            first_line = stop
-            lines = handle.readlines(PIECE_BYTES)
+            size = sum(map(len, lines))
+            skip = recorded.line_mask(path, first_line, len(lines))
+            yield PuzzleUnit(path, absolute, offset, size, first_line, len(lines), skip)
+            first_line, offset = first_line + len(lines), offset + size
 
 
 def _open_grid_rows(lines: list[bytes]) -> int:

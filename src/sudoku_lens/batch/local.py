@@ -1,7 +1,9 @@
-"""Worker processes on this machine, each holding one unit at a time, replaced when they die.
+"""Worker processes on this machine, each given up to `DEPTH` units, replaced when they die.
 
-A worker that dies (a segfault, the out-of-memory killer) takes exactly one unit with it, the one
-it held: that unit is retried once on a fresh worker, then recorded as an error. Workers are
+A worker works through its units in the order sent, so the next one is already there when it
+finishes one (units are small: paths and places in files). A worker that dies (a segfault, the
+out-of-memory killer) dies on the oldest unit it holds: that one is retried once on a fresh
+worker, then recorded as an error; the others it held are sent again as they were. Workers are
 started by a fork server (safe with the parent's threads) and ignore Ctrl-C, which the parent
 handles by stopping them.
 """
@@ -18,6 +20,8 @@ from typing import Any
 from sudoku_lens.batch.work import Done, Unit, Worker, describe_exit, failed
 
 _STOP_SECONDS = 5.0
+DEPTH = 2
+"""Units a worker holds at once: the one it works on and the next."""
 
 
 def _serve(connection: Connection, worker: Worker, encoding: str | None) -> None:
@@ -44,7 +48,7 @@ class _Process:
         )
         self.process.start()
         child.close()
-        self.task: tuple[int, Unit, int] | None = None  # index, unit, attempt
+        self.tasks: deque[tuple[int, Unit, int]] = deque()  # index, unit, attempt; oldest first
 
 
 class LocalPool:
@@ -66,51 +70,51 @@ class LocalPool:
         self._dispatch()
 
     def _dispatch(self) -> None:
-        """Hand queued units to idle workers; an idle worker found dead is replaced."""
-        for slot, process in enumerate(self._processes):
-            while process.task is None and self._queue:
-                task = self._queue[0]
+        """Hand queued units to workers with room; a worker found dead is replaced."""
+        for slot in range(len(self._processes)):
+            while len(self._processes[slot].tasks) < DEPTH and self._queue:
+                process = self._processes[slot]
                 try:
-                    process.connection.send(task[:2])
+                    process.connection.send(self._queue[0][:2])
                 except OSError:
-                    process.process.join(_STOP_SECONDS)
-                    process.connection.close()
-                    process = self._processes[slot] = self._start()
+                    self._replace(process)
                     continue
-                process.task = self._queue.popleft()
+                process.tasks.append(self._queue.popleft())
 
     def next_done(self) -> tuple[int, Done]:
         """Wait for the next finished unit: (its index, its Done)."""
         while not self._ready:
-            busy = [process for process in self._processes if process.task is not None]
+            busy = [process for process in self._processes if process.tasks]
             handles = [p.connection for p in busy] + [p.process.sentinel for p in busy]
             ready = set(wait(handles))
             for process in busy:
                 if process.connection in ready:
                     try:
                         index, done = process.connection.recv()
-                    except (EOFError, ConnectionResetError):
+                    except (EOFError, OSError):
                         self._replace(process)
                         continue
                     self._ready.append((index, done))
-                    process.task = None
+                    process.tasks.popleft()
                 elif process.process.sentinel in ready:
                     self._replace(process)
             self._dispatch()
         return self._ready.popleft()
 
     def _replace(self, dead: _Process) -> None:
-        """Start a new worker for a dead one; retry its unit once, then record it as failed."""
+        """Start a new worker for a dead one. Its oldest unit, the one it died on, is retried
+        once, then recorded as failed; the units it had not started are queued again."""
         dead.process.join(_STOP_SECONDS)
         how = describe_exit(dead.process.exitcode)
         dead.connection.close()
-        assert dead.task is not None
-        index, unit, attempt = dead.task
-        if attempt == 0:
-            self._queue.appendleft((index, unit, 1))
-        else:
-            message = f"the worker process died on this item twice ({how})"
-            self._ready.append((index, failed(unit, message, self._encoding)))
+        if dead.tasks:
+            index, unit, attempt = dead.tasks.popleft()
+            self._queue.extendleft(reversed(dead.tasks))
+            if attempt == 0:
+                self._queue.appendleft((index, unit, 1))
+            else:
+                message = f"the worker process died on this item twice ({how})"
+                self._ready.append((index, failed(unit, message, self._encoding)))
         self._processes[self._processes.index(dead)] = self._start()
 
     def close(self) -> None:
@@ -119,7 +123,7 @@ class LocalPool:
             with contextlib.suppress(OSError):
                 process.connection.send(None)
         for process in self._processes:
-            process.process.join(_STOP_SECONDS if process.task is None else 0)
+            process.process.join(0 if process.tasks else _STOP_SECONDS)
             if process.process.is_alive():
                 process.process.terminate()
                 process.process.join()

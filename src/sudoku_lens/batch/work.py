@@ -33,15 +33,40 @@ class PhotoUnit:
 
 @dataclass(frozen=True)
 class PuzzleUnit:
-    """Whole lines of a puzzle file, cut where no grid is open, starting at line `first_line`.
+    """`lines` whole lines of a puzzle file from line `first_line`, cut where no grid is open:
+    `size` bytes from `offset` of the file at `path` (absolute), which the worker reads.
 
-    `skip` holds line numbers already recorded (a resumed batch): their puzzles give no record.
+    `skip` marks the lines already recorded (a resumed batch), one bit per line from
+    `first_line` (bit i of byte i // 8): their puzzles give no record. A bitmap keeps a unit
+    small (a few kB at most), which the local pool relies on.
     """
 
     source: str
+    path: str
+    offset: int
+    size: int
     first_line: int
-    text: bytes
-    skip: frozenset[int] = frozenset()
+    lines: int
+    skip: bytes = b""
+
+    def skips(self, number: int) -> bool:
+        """True when line `number` is already recorded."""
+        i = number - self.first_line
+        return 0 <= i < 8 * len(self.skip) and bool(self.skip[i >> 3] >> (i & 7) & 1)
+
+    @property
+    def skipped(self) -> int:
+        """How many of the unit's lines are already recorded."""
+        return int.from_bytes(self.skip, "little").bit_count()
+
+    def read(self) -> bytes:
+        """The unit's lines, each ending in a line break (a file's byte-order mark dropped)."""
+        with open(self.path, "rb") as handle:
+            handle.seek(self.offset)
+            text = handle.read(self.size)
+        if self.offset == 0 and text.startswith(b"\xef\xbb\xbf"):
+            text = text[3:]
+        return text if text.endswith(b"\n") else text + b"\n"
 
 
 Unit = PhotoUnit | PuzzleUnit
@@ -102,11 +127,11 @@ def failed(unit: Unit, message: str, encoding: str | None) -> Done:
         return finish([_error_record(unit.source, None, "photo", None, message)], encoding)
     from sudoku_lens.puzzle.text import read_puzzles
 
-    entries = read_puzzles(unit.text.decode("utf-8", "replace"), first_line=unit.first_line)
+    entries = read_puzzles(unit.read().decode("utf-8", "replace"), first_line=unit.first_line)
     records = [
         _error_record(unit.source, entry.number, "puzzle", entry.line or entry.text, message)
         for entry in entries
-        if entry.number not in unit.skip
+        if not unit.skips(entry.number)
     ]
     return finish(records, encoding)
 
@@ -187,7 +212,7 @@ def _puzzle_block(unit: PuzzleUnit) -> Block:
     """Solve the puzzles of a piece of a puzzle file; packed when all lines are plain puzzles."""
     from sudoku_lens.solve import solve_packed
 
-    text = unit.text
+    text = unit.read()
     count = text.count(b"\n")
     plain = (
         not unit.skip
@@ -201,17 +226,17 @@ def _puzzle_block(unit: PuzzleUnit) -> Block:
             solutions, counts, _, seconds = solve_packed(packed)
             if counts.count(1) == count:
                 return SolvedPuzzles(unit.source, unit.first_line, packed, solutions, seconds)
-    return _puzzle_records(unit)
+    return _puzzle_records(unit, text)
 
 
-def _puzzle_records(unit: PuzzleUnit) -> list[Record]:
+def _puzzle_records(unit: PuzzleUnit, text: bytes) -> list[Record]:
     """One record per puzzle entry of the unit, through the same parser and verdicts as `solve`."""
     from sudoku_lens.puzzle.text import read_puzzles
     from sudoku_lens.solve import entry_outcomes, solve_lines
 
-    entries = read_puzzles(unit.text.decode("utf-8", "replace"), first_line=unit.first_line)
+    entries = read_puzzles(text.decode("utf-8", "replace"), first_line=unit.first_line)
     if unit.skip:
-        entries = [entry for entry in entries if entry.number not in unit.skip]
+        entries = [entry for entry in entries if not unit.skips(entry.number)]
     result = solve_lines([entry.line for entry in entries if entry.line is not None])
     records = []
     for entry, outcome in zip(entries, entry_outcomes(entries, result), strict=True):
