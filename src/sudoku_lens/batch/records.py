@@ -181,22 +181,31 @@ def _encode_solved(block: SolvedPuzzles, encoding: str) -> bytes:
     for width in np.unique(digits):
         rows = np.flatnonzero(digits == width)
         start, stop = int(rows[0]), int(rows[-1]) + 1  # line numbers grow, so a width is a run
-        number = _digit_columns(lines[start:stop], int(width))
-        widths = [
-            number.shape[1] if p is None else len(p) if isinstance(p, bytes) else p.shape[1]
-            for p in pieces
+        count = stop - start
+        columns = [
+            _digit_columns(lines[start:stop], int(width))
+            if piece is None
+            else piece
+            if isinstance(piece, bytes)
+            else piece[start:stop]
+            for piece in pieces
         ]
-        rows = np.empty((stop - start, sum(widths)), np.uint8)
-        column = 0
-        for piece, piece_width in zip(pieces, widths, strict=True):
-            target = rows[:, column : column + piece_width]
-            if piece is None:
-                target[:] = number
-            elif isinstance(piece, bytes):
-                target[:] = np.frombuffer(piece, np.uint8)
+        widths = [len(c) if isinstance(c, bytes) else c.shape[1] for c in columns]
+        names = [f"f{i}" for i in range(len(columns))]
+        layout = np.dtype(
+            {
+                "names": names,
+                "formats": [f"S{w}" for w in widths],
+                "offsets": np.cumsum([0, *widths[:-1]]).tolist(),
+                "itemsize": sum(widths),
+            }
+        )
+        rows = np.empty(count, layout)
+        for name, column, column_width in zip(names, columns, widths, strict=True):
+            if isinstance(column, bytes):
+                rows[name] = column
             else:
-                target[:] = piece[start:stop]
-            column += piece_width
+                rows[name] = np.ascontiguousarray(column).view(f"S{column_width}").reshape(count)
         out.append(rows.tobytes())
     return out[0] if len(out) == 1 else b"".join(out)
 
