@@ -134,7 +134,8 @@ def single_process_rate(bank: Path) -> tuple[float, float]:
 
 class TreeMonitor:
     """Samples a process tree every 20 ms in a thread: peak resident memory (summed over the
-    tree) and CPU seconds (the last reading of each process, summed, less the first readings)."""
+    tree) and CPU seconds (the last reading of each process, summed, less the first readings;
+    the sampling thread's own CPU left out when it watches its own process)."""
 
     def __init__(self, pid: int) -> None:
         self.root = psutil.Process(pid)
@@ -159,6 +160,7 @@ class TreeMonitor:
         return readings
 
     def _watch(self) -> None:
+        start = time.thread_time()
         while self.running:
             rss = 0
             for member in self._members():
@@ -167,13 +169,16 @@ class TreeMonitor:
             self.peak = max(self.peak, rss)
             self.cpu.update(self._sample_cpu())
             time.sleep(0.02)
+        self.own = time.thread_time() - start
 
     def stop(self) -> float:
         """Stop sampling; the CPU seconds the tree spent since the monitor started."""
         self.cpu.update(self._sample_cpu())
         self.running = False
         self.thread.join()
-        return sum(self.cpu.values()) - sum(self.base.get(pid, 0.0) for pid in self.cpu)
+        watching_itself = self.own if self.root.pid == os.getpid() else 0.0
+        spent = sum(self.cpu.values()) - sum(self.base.get(pid, 0.0) for pid in self.cpu)
+        return spent - watching_itself
 
 
 def batch_process(bank: Path, output: Path, jobs: int) -> tuple[float, int, float]:
