@@ -66,3 +66,17 @@ def test_a_resumed_batch_on_dask_is_complete_with_no_duplicate(
     expected = [r.to_dict() for r in run(inputs, jobs=1)]
     assert without_seconds(records) == without_seconds(expected)
     capsys.readouterr()
+
+
+def test_an_unreachable_scheduler_is_one_line_and_leaves_no_results(
+    inputs: list[Path], tmp_path: Path, monkeypatch, capsys
+) -> None:
+    from sudoku_lens.batch import cluster
+
+    monkeypatch.setattr(cluster, "_CONNECT_SECONDS", 1)
+    results = tmp_path / "results.csv"
+    argv = ["batch", *map(str, inputs), "-o", str(results), "--cluster", "tcp://127.0.0.1:9"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err
+    assert not results.exists()

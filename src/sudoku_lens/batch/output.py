@@ -121,6 +121,8 @@ class ResultsWriter:
     def __init__(self, path: str | os.PathLike[str], *, append: bool = False) -> None:
         self.path = Path(path)
         self.format = output_format(path)
+        self.units = 0
+        """Units written so far."""
         if self.path.exists() and not append:
             raise SudokuLensError(
                 f"{path} exists: add --resume to go on with it, or choose another name"
@@ -144,6 +146,7 @@ class ResultsWriter:
 
     def write(self, done: Done) -> None:
         """Write one unit's records (encoded rows, or a block for Parquet) and flush."""
+        self.units += 1
         if self.format == "parquet":
             assert done.block is not None
             self._write_parquet(done.block)

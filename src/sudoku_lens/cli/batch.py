@@ -9,6 +9,7 @@ subcommand module is imported at start-up.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 import time
@@ -16,6 +17,7 @@ from collections import Counter
 from typing import Any
 
 from sudoku_lens.cli.solve import jobs_count
+from sudoku_lens.errors import SudokuLensError
 
 _SHOWN_ERRORS = 5
 
@@ -65,10 +67,11 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the batch, write the records, report progress and a summary on a terminal."""
-    from sudoku_lens.batch import process
-    from sudoku_lens.batch.output import ResultsWriter, output_format, read_recorded
+    from sudoku_lens.batch.inputs import expand
+    from sudoku_lens.batch.output import output_format, read_recorded
 
     output_format(args.output)
+    expand(args.inputs)  # every input names something: checked before RESULTS is created
     if args.cluster is not None:
         from sudoku_lens.batch.cluster import require_distributed
 
@@ -76,9 +79,43 @@ def run(args: argparse.Namespace) -> int:
     recorded = read_recorded(args.output) if args.resume else None
     on_terminal = sys.stderr.isatty()
     start = time.perf_counter()
+    tally, errors = _write_records(args, recorded, on_terminal)
+    if on_terminal:
+        print(_summary(tally, errors, time.perf_counter() - start, args.output), file=sys.stderr)
+    return 0 if tally["solved"] == sum(tally.values()) else 1
+
+
+def _write_records(
+    args: argparse.Namespace, recorded: Any, on_terminal: bool
+) -> tuple[Counter[str], list[tuple[str, int | None, str]]]:
+    """Run the batch into RESULTS; the counts by status and the first errors."""
+    from sudoku_lens.batch.output import ResultsWriter
+
     tally: Counter[str] = Counter()
     errors: list[tuple[str, int | None, str]] = []
-    with ResultsWriter(args.output, append=args.resume) as writer:
+    created = not os.path.exists(args.output)
+    writer = ResultsWriter(args.output, append=args.resume)
+    try:
+        _write_units(args, recorded, on_terminal, writer, tally, errors)
+    except SudokuLensError:  # e.g. no Dask scheduler there: leave no empty RESULTS behind
+        if created and writer.units == 0:
+            os.remove(args.output)
+        raise
+    return tally, errors
+
+
+def _write_units(
+    args: argparse.Namespace,
+    recorded: Any,
+    on_terminal: bool,
+    writer: Any,
+    tally: Counter[str],
+    errors: list[tuple[str, int | None, str]],
+) -> None:
+    """Write each unit's records as it comes, counting them, with a bar on a terminal."""
+    from sudoku_lens.batch import process
+
+    with writer:
         done_units = process(
             args.inputs,
             jobs=args.jobs,
@@ -99,9 +136,6 @@ def run(args: argparse.Namespace) -> int:
             done_units.close()
             if bar is not None:
                 bar.close()
-    if on_terminal:
-        print(_summary(tally, errors, time.perf_counter() - start, args.output), file=sys.stderr)
-    return 0 if tally["solved"] == sum(tally.values()) else 1
 
 
 class _ProgressBar:
