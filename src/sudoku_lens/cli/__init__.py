@@ -13,7 +13,7 @@ import sys
 
 from sudoku_lens.errors import SudokuLensError
 
-SUBCOMMANDS = ("solve", "read", "eval", "train", "live", "serve")
+SUBCOMMANDS = ("solve", "batch", "read", "eval", "train", "live", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:

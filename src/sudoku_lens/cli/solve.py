@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 _PUZZLE_CHARACTERS = frozenset("0123456789.|+- \t\r\n")
 
 
-def _jobs(value: str) -> int:
+def jobs_count(value: str) -> int:
+    """Argument type of `--jobs`: a number of processes, 1 or more."""
     try:
         jobs = int(value)
     except ValueError:
@@ -71,7 +72,7 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--jobs",
-        type=_jobs,
+        type=jobs_count,
         default=1,
         metavar="N",
         help="solve a batch in N processes (default 1)",
@@ -221,8 +222,7 @@ def _batch_rows(
     """Output rows for a batch in input order, and how many puzzles ended each way."""
     import json
 
-    from sudoku_lens.puzzle.text import find_conflict
-    from sudoku_lens.solve import Status
+    from sudoku_lens.solve import Status, entry_outcomes
 
     tally = {"solved": 0, "no solution": 0, "several solutions": 0, "error": 0}
     solved = result.statuses.count(Status.SOLVED)
@@ -230,27 +230,21 @@ def _batch_rows(
         tally["solved"] = solved
         return list(result.solutions), tally
     rows: list[str] = []
-    solved_index = iter(range(len(result.statuses)))
-    for entry in entries:
-        error = entry.error
-        solution, guesses, seconds = None, 0, 0.0
-        if entry.line is not None:
-            i = next(solved_index)
-            status = result.statuses[i].value
-            solution, guesses, seconds = result.solutions[i], result.guesses[i], result.seconds[i]
-            if status == "no solution":
-                conflict = find_conflict(entry.line)
-                error = f"not a legal puzzle: {conflict}" if conflict else None
-        if error is not None:
-            status = "error"
-        tally[status] += 1
+    for entry, outcome in zip(entries, entry_outcomes(entries, result), strict=True):
+        tally[outcome.status] += 1
         if as_json:
-            record = _record(entry.line or entry.text, status, solution, guesses, seconds)
-            if error is not None:
-                record["error"] = error
+            record = _record(
+                entry.line or entry.text,
+                outcome.status,
+                outcome.solution,
+                outcome.guesses,
+                outcome.seconds,
+            )
+            if outcome.error is not None:
+                record["error"] = outcome.error
             rows.append(json.dumps(record))
-        elif solution is not None:
-            rows.append(solution)
+        elif outcome.solution is not None:
+            rows.append(outcome.solution)
         else:
-            rows.append(f"error: {error if error is not None else status}")
+            rows.append(f"error: {outcome.error if outcome.error is not None else outcome.status}")
     return rows, tally

@@ -155,6 +155,19 @@ def format_grid(puzzle: Any) -> str:
     return "\n".join(rows)
 
 
+def grid_row_cells(row: str) -> int | None:
+    """How many cells `row` adds to a 9-row grid, or None when no grid can be open after it.
+
+    None for a blank line, a `#` comment or a line with more cells than a grid row (a whole
+    puzzle): `read_puzzles` closes any grid there, so a file can be cut after such a row.
+    """
+    stripped = row.strip()
+    if not stripped or stripped[0] == "#":
+        return None
+    cells = sum(1 for char in stripped if char not in _DECORATION)
+    return cells if cells <= _GRID_ROW_MAX_CELLS else None
+
+
 class PuzzleEntry(NamedTuple):
     """One puzzle of a puzzle file: its text, and its line or why it could not be read."""
 
@@ -177,18 +190,19 @@ def _grid_entry(rows: list[tuple[int, str]]) -> PuzzleEntry:
     return PuzzleEntry(number, text, line, None)
 
 
-def read_puzzles(text: str) -> list[PuzzleEntry]:
+def read_puzzles(text: str, *, first_line: int = 1) -> list[PuzzleEntry]:
     """Split puzzle-file text into entries, keeping going past puzzles that cannot be read.
 
     A file holds one puzzle per line (81 characters), or grids of 9 short rows (with optional
     `|`, `-`, `+` and spaces; a blank line ends a grid), or a mix. Blank lines and lines starting
     with `#` are skipped. A bad puzzle becomes an entry with its error; the Sudoku rules are not
-    checked here (solving reports a puzzle that breaks them).
+    checked here (solving reports a puzzle that breaks them). `first_line` numbers the entries
+    of a piece of a longer file, cut where no grid is open (see `sudoku_lens.batch`).
     """
     rows = [row.strip() for row in text.splitlines()]
     if "#" in text or not set(map(len, rows)) <= {0, 81}:
-        return _validate_fast_lines(_read_mixed(rows))
-    numbers = [number for number, row in enumerate(rows, 1) if row]
+        return _validate_fast_lines(_read_mixed(rows, first_line))
+    numbers = [number for number, row in enumerate(rows, first_line) if row]
     texts = [row for row in rows if row]
     lines = [row.replace(".", "0") for row in texts] if "." in text else texts
     return _validate_fast_lines(
@@ -196,12 +210,12 @@ def read_puzzles(text: str) -> list[PuzzleEntry]:
     )
 
 
-def _read_mixed(rows: list[str]) -> list[PuzzleEntry]:
+def _read_mixed(rows: list[str], first_line: int) -> list[PuzzleEntry]:
     """Entries of stripped rows that hold comments, grids or lines of other lengths."""
     entries: list[PuzzleEntry] = []
     grid: list[tuple[int, str]] = []
     grid_rows = 0
-    for number, stripped in enumerate(rows, 1):
+    for number, stripped in enumerate(rows, first_line):
         if len(stripped) == 81 and not grid and stripped[0] != "#":
             entries.append(PuzzleEntry(number, stripped, stripped.replace(".", "0"), None))
             continue

@@ -19,21 +19,26 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sudoku_lens.errors import PuzzleFormatError
-from sudoku_lens.puzzle.text import format_line
+from sudoku_lens.puzzle.text import find_conflict, format_line
 from sudoku_lens.solve import _core
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from sudoku_lens.puzzle.text import PuzzleEntry
+
 __all__ = [
     "BatchResult",
+    "EntryOutcome",
     "LineSolution",
     "Solution",
     "Status",
     "count_solutions",
+    "entry_outcomes",
     "solve",
     "solve_line",
     "solve_lines",
+    "solve_packed",
 ]
 
 _CHUNK = 4096
@@ -138,8 +143,12 @@ class BatchResult:
     seconds: list[float]
 
 
-def _solve_chunk(packed: bytes) -> tuple[bytes, bytes, bytes, bytes]:
-    """Solve packed lines in a worker process (a top-level function, so it pickles)."""
+def solve_packed(packed: bytes) -> tuple[bytes, bytes, bytes, bytes]:
+    """Solve checked lines packed as 81-byte records (a top-level function, so it pickles).
+
+    Returns the solutions packed the same way (meaningful where the count is 1), the counts of
+    solutions (0, 1 or 2, one byte each), the guesses (uint32) and the seconds (float64).
+    """
     return _core.solve_many(packed, 2)
 
 
@@ -162,9 +171,9 @@ def solve_lines(
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            parts = list(_report(pool.map(_solve_chunk, chunks), progress))
+            parts = list(_report(pool.map(solve_packed, chunks), progress))
     else:
-        parts = list(_report(map(_solve_chunk, chunks), progress))
+        parts = list(_report(map(solve_packed, chunks), progress))
     statuses: list[Status] = []
     solutions: list[str | None] = []
     guesses: list[int] = []
@@ -181,6 +190,38 @@ def solve_lines(
         guesses.extend(memoryview(chunk_guesses).cast("I").tolist())
         seconds.extend(memoryview(chunk_seconds).cast("d").tolist())
     return BatchResult(statuses, solutions, guesses, seconds)
+
+
+class EntryOutcome(NamedTuple):
+    """How one entry of a puzzle file ended: `status` is a Status value or "error"."""
+
+    status: str
+    solution: str | None
+    guesses: int
+    seconds: float
+    error: str | None
+
+
+def entry_outcomes(entries: Sequence[PuzzleEntry], result: BatchResult) -> Iterator[EntryOutcome]:
+    """The outcome of each entry, in order, from `result` (the solved lines of the readable ones).
+
+    An entry that could not be read, or whose givens break the rules, is an "error" naming why.
+    """
+    solved = iter(range(len(result.statuses)))
+    for entry in entries:
+        if entry.line is None:
+            yield EntryOutcome("error", None, 0, 0.0, entry.error)
+            continue
+        i = next(solved)
+        status = result.statuses[i]
+        conflict = find_conflict(entry.line) if status is Status.NO_SOLUTION else None
+        yield EntryOutcome(
+            "error" if conflict else status.value,
+            result.solutions[i],
+            result.guesses[i],
+            result.seconds[i],
+            f"not a legal puzzle: {conflict}" if conflict else None,
+        )
 
 
 def _pack(lines: Sequence[str]) -> bytes:

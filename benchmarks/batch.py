@@ -1,0 +1,239 @@
+"""Batch benchmark: photos on 1 and 2 worker processes and a Dask LocalCluster; a million puzzles.
+
+    python benchmarks/batch.py [--photos ../shared/data/wicht-v2-train/printed] [--count N]
+                               [--puzzles ../shared/data/puzzles/17-clue.txt] [--lines 1000000]
+
+Photos (the image files of the folder, `--count` of them): an in-process loop of `solve_photo`
+(model loaded first) against `sudoku_lens.batch.run` with `--jobs 1`, `--jobs 2` and
+`--cluster local` with 2 workers. For each: wall time from the call (worker start-up included)
+and the steady rate from the first record to the last (start-up excluded). Ratios: jobs 2 over
+jobs 1 (target 1.8 or more), jobs 1's time per photo over the in-process loop's (overhead
+target under 10%), the LocalCluster over jobs 2 (target within 15%).
+
+Puzzles: a temporary file of `--lines` puzzles, the 17-clue set repeated with its digits
+relabelled and its lines shuffled each time; the solver's single-process rate on it (packed
+chunks, in this process) against whole `sudoku-lens batch FILE -o OUT --jobs N` processes, with
+the peak resident memory of the whole process tree (the command, the fork server and the workers,
+summed: shared pages count more than once, so this is an upper bound) and its CPU time, sampled
+every 20 ms. Targets: under 500 MB, and per core at least 80% of the single-process rate. On a
+machine shared with other work the wall-clock ratios depend on what else runs; the CPU-second
+ratios (puzzles per CPU second of the whole tree against the solver's) do much less.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psutil
+
+from sudoku_lens.batch import inputs, run
+from sudoku_lens.pipeline import solve_photo
+from sudoku_lens.solve import solve_packed
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+CHUNK = 12_000
+
+
+def photo_paths(folder: Path, count: int | None) -> list[str]:
+    """The image files of `folder` (by content, as the batch finds them), the first `count`."""
+    paths = [unit.path for unit in inputs.expand([folder])]
+    return paths[:count] if count else paths
+
+
+def timed_run(paths: list[str], **options: object) -> tuple[float, float, int, float]:
+    """(wall seconds, seconds from the first record to the last, records solved, CPU seconds
+    of this process and its workers)."""
+    monitor = TreeMonitor(os.getpid())
+    start = time.perf_counter()
+    first = last = start
+    solved = 0
+    for i, record in enumerate(run(paths, **options)):  # type: ignore[arg-type]
+        last = time.perf_counter()
+        if i == 0:
+            first = last
+        solved += record.status == "solved"
+    return last - start, last - first, solved, monitor.stop()
+
+
+def bench_photos(folder: Path, count: int | None) -> None:
+    paths = photo_paths(folder, count)
+    n = len(paths)
+    print(f"photos: {n} from {folder}")
+    solve_photo(paths[0])
+    start, cpu_start = time.perf_counter(), time.process_time()
+    solved = sum(solve_photo(path).solved for path in paths)
+    loop, loop_cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    print(
+        f"  in-process loop      {1000 * loop / n:7.1f} ms/photo  {n / loop:6.2f} photos/s  "
+        f"({solved} solved, {1000 * loop_cpu / n:.1f} ms CPU/photo)"
+    )
+    results = {}
+    for name, options in (
+        ("--jobs 1", {"jobs": 1}),
+        ("--jobs 2", {"jobs": 2}),
+        ("--cluster local (2)", {"jobs": 2, "cluster": "local"}),
+    ):
+        wall, steady, solved, cpu = timed_run(paths, **options)
+        results[name] = (n / wall, (n - 1) / steady, cpu)
+        print(
+            f"  {name:20} {1000 * steady / (n - 1):7.1f} ms/photo  {n / wall:6.2f} photos/s "
+            f"wall, {(n - 1) / steady:6.2f} steady  ({solved} solved, {wall:.1f} s, "
+            f"{1000 * cpu / n:.1f} ms CPU/photo)"
+        )
+    one, two, dask = results["--jobs 1"], results["--jobs 2"], results["--cluster local (2)"]
+    print(
+        f"  jobs 2 / jobs 1: {two[0] / one[0]:.2f}x wall, {two[1] / one[1]:.2f}x steady "
+        "(target >= 1.8x)"
+    )
+    print(
+        f"  jobs 1 overhead per photo over the loop: {100 * (n / one[1] / loop - 1):+.1f}% "
+        f"steady, {100 * (n / one[0] / loop - 1):+.1f}% wall, "
+        f"{100 * (one[2] / loop_cpu - 1):+.1f}% CPU (target < 10%)"
+    )
+    print(
+        f"  cluster local / jobs 2: {dask[0] / two[0]:.2f} wall, {dask[1] / two[1]:.2f} steady "
+        "(target within 15%)"
+    )
+
+
+def make_bank(source: Path, lines: int, path: Path) -> None:
+    """`lines` puzzles: the set repeated, digits relabelled and lines shuffled each time."""
+    puzzles = [row.strip() for row in source.read_text().splitlines() if len(row.strip()) == 81]
+    rng = random.Random(12)
+    written = 0
+    with path.open("w") as handle:
+        while written < lines:
+            digits = list("123456789")
+            rng.shuffle(digits)
+            table = str.maketrans("123456789", "".join(digits))
+            part = [row.translate(table) for row in puzzles[: lines - written]]
+            rng.shuffle(part)
+            handle.write("\n".join(part) + "\n")
+            written += len(part)
+
+
+def single_process_rate(bank: Path) -> tuple[float, float]:
+    """Puzzles per second and per CPU second of the solver alone in this process, on the bank
+    in packed chunks."""
+    data = bank.read_bytes().replace(b"\n", b"")
+    start, cpu_start = time.perf_counter(), time.process_time()
+    for i in range(0, len(data), 81 * CHUNK):
+        solve_packed(data[i : i + 81 * CHUNK])
+    count = len(data) // 81
+    return count / (time.perf_counter() - start), count / (time.process_time() - cpu_start)
+
+
+class TreeMonitor:
+    """Samples a process tree every 20 ms in a thread: peak resident memory (summed over the
+    tree) and CPU seconds (the last reading of each process, summed, less the first readings;
+    the sampling thread's own CPU left out when it watches its own process)."""
+
+    def __init__(self, pid: int) -> None:
+        self.root = psutil.Process(pid)
+        self.peak = 0
+        self.cpu: dict[int, float] = {}
+        self.base = dict(self._sample_cpu())
+        self.running = True
+        self.thread = threading.Thread(target=self._watch, daemon=True)
+        self.thread.start()
+
+    def _members(self) -> list[psutil.Process]:
+        with contextlib.suppress(psutil.Error):
+            return [self.root, *self.root.children(recursive=True)]
+        return []
+
+    def _sample_cpu(self) -> list[tuple[int, float]]:
+        readings = []
+        for member in self._members():
+            with contextlib.suppress(psutil.Error):
+                times = member.cpu_times()
+                readings.append((member.pid, times.user + times.system))
+        return readings
+
+    def _watch(self) -> None:
+        start = time.thread_time()
+        while self.running:
+            rss = 0
+            for member in self._members():
+                with contextlib.suppress(psutil.Error):
+                    rss += member.memory_info().rss
+            self.peak = max(self.peak, rss)
+            self.cpu.update(self._sample_cpu())
+            time.sleep(0.02)
+        self.own = time.thread_time() - start
+
+    def stop(self) -> float:
+        """Stop sampling; the CPU seconds the tree spent since the monitor started."""
+        self.cpu.update(self._sample_cpu())
+        self.running = False
+        self.thread.join()
+        watching_itself = self.own if self.root.pid == os.getpid() else 0.0
+        spent = sum(self.cpu.values()) - sum(self.base.get(pid, 0.0) for pid in self.cpu)
+        return spent - watching_itself
+
+
+def batch_process(bank: Path, output: Path, jobs: int) -> tuple[float, int, float]:
+    """(wall seconds, peak tree RSS bytes, tree CPU seconds) of a `sudoku-lens batch` process."""
+    command = [sys.executable, "-m", "sudoku_lens", "batch", str(bank), "-o", str(output)]
+    start = time.perf_counter()
+    child = subprocess.Popen([*command, "--jobs", str(jobs)])
+    monitor = TreeMonitor(child.pid)
+    child.wait()
+    wall = time.perf_counter() - start
+    cpu = monitor.stop()
+    if child.returncode != 0:
+        sys.exit(f"sudoku-lens batch failed with exit code {child.returncode}")
+    return wall, monitor.peak, cpu
+
+
+def bench_puzzles(source: Path, lines: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        bank = Path(folder) / "bank.txt"
+        make_bank(source, lines, bank)
+        single, single_cpu = single_process_rate(bank)
+        print(
+            f"puzzles: {lines:,} from {source.name}; solver alone {single:,.0f} puzzles/s, "
+            f"{single_cpu:,.0f} per CPU second"
+        )
+        for jobs, suffix in ((1, ".jsonl"), (2, ".jsonl"), (2, ".csv"), (2, ".parquet")):
+            output = Path(folder) / f"out-{jobs}{suffix}"
+            wall, peak, cpu = batch_process(bank, output, jobs)
+            rate = lines / wall
+            print(
+                f"  --jobs {jobs} {suffix:8} {wall:6.2f} s  {rate:9,.0f} puzzles/s  "
+                f"{rate / jobs / single:5.0%} of the solver per core (wall), "
+                f"{lines / cpu / single_cpu:5.0%} per CPU second  "
+                f"peak RSS {peak / 2**20:5.0f} MB  ({output.stat().st_size / 2**20:.0f} MB out)"
+            )
+            output.unlink()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--photos", type=Path, default=SHARED / "wicht-v2-train" / "printed")
+    parser.add_argument("--count", type=int, help="photos to take (default: all)")
+    parser.add_argument("--puzzles", type=Path, default=SHARED / "puzzles" / "17-clue.txt")
+    parser.add_argument("--lines", type=int, default=1_000_000)
+    args = parser.parse_args()
+    print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start")
+    if args.photos.is_dir():
+        bench_photos(args.photos, args.count)
+    else:
+        print(f"photos: skipped, no folder {args.photos}")
+    if args.puzzles.is_file():
+        bench_puzzles(args.puzzles, args.lines)
+    else:
+        print(f"puzzles: skipped, no file {args.puzzles}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+"""Batches: many photos and puzzle files, on every core of this machine or on a Dask cluster.
+
+`run(inputs)` yields one `Record` per photo or puzzle; `process(inputs)` yields one `Done` per
+unit of work (a photo, or a piece of a puzzle file of about 1 MB), for writers that take whole
+units (the `batch` command). Both stream: inputs are expanded lazily (see `batch.inputs`), at most
+`window` units are out at once, and nothing is kept once it has been handed on.
+
+Order: records come out in input order (inputs as given; folders and patterns in name order;
+puzzle files line by line), in local mode and on Dask alike. Finished units wait in a buffer
+of at most `window` units until those before them are done, so one slow photo holds back the
+output, never the memory bound.
+
+Resume: with `resume_from`, items that file already records (photos by source, puzzles by
+source and line) are skipped, so appending the new records to it never writes one twice.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from sudoku_lens.batch.inputs import Recorded, expand
+from sudoku_lens.batch.records import FIELDS, Record, SolvedPuzzles, block_records
+from sudoku_lens.batch.work import Done, PhotoUnit, PuzzleUnit, Unit, Worker, work
+
+if TYPE_CHECKING:
+    from sudoku_lens.batch.cluster import DaskPool
+    from sudoku_lens.batch.local import LocalPool
+
+__all__ = [
+    "FIELDS",
+    "Done",
+    "Recorded",
+    "PhotoUnit",
+    "PuzzleUnit",
+    "Record",
+    "SolvedPuzzles",
+    "Unit",
+    "default_jobs",
+    "process",
+    "run",
+]
+
+WINDOW_PER_JOB = 4
+"""Units out at once per worker by default: enough to keep every worker busy."""
+
+
+def default_jobs() -> int:
+    """The number of cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def process(
+    inputs: Iterable[str | os.PathLike[str]],
+    *,
+    jobs: int | None = None,
+    cluster: str | None = None,
+    draw_dir: str | os.PathLike[str] | None = None,
+    resume_from: str | os.PathLike[str] | Recorded | None = None,
+    encoding: str | None = None,
+    worker: Worker = work,
+    window: int | None = None,
+) -> Iterator[Done]:
+    """One `Done` per unit of work, in input order (see the module's notes).
+
+    `jobs` worker processes (default: all cores; on a LocalCluster, its workers); `cluster` is a
+    Dask scheduler's address or "local"; `draw_dir` receives each solved photo with its answer;
+    `resume_from` names a results file whose items are skipped (or holds them, as read by
+    `batch.output.read_recorded`, which also cuts off a last record left unfinished);
+    `encoding` ("jsonl" or "csv") has the workers encode the records as rows instead of
+    returning them; `worker` replaces the function that does a unit (a top-level function, for
+    tests). Raises SudokuLensError for an input that names nothing, before any work starts.
+    """
+    from sudoku_lens.batch.output import read_recorded
+
+    jobs = jobs or default_jobs()
+    if resume_from is None or isinstance(resume_from, Recorded):
+        recorded = resume_from or Recorded()
+    else:
+        recorded = read_recorded(resume_from)
+    units = expand(inputs, draw_dir=draw_dir, recorded=recorded)
+    if cluster is not None:
+        from sudoku_lens.batch.cluster import DaskPool
+
+        pool: DaskPool | LocalPool = DaskPool(cluster, jobs, worker, encoding)
+    else:
+        from sudoku_lens.batch.local import LocalPool
+
+        pool = LocalPool(jobs, worker, encoding)
+    try:
+        yield from _in_order(units, pool, window or WINDOW_PER_JOB * jobs)
+    finally:
+        pool.close()
+
+
+def run(
+    inputs: Iterable[str | os.PathLike[str]],
+    *,
+    jobs: int | None = None,
+    cluster: str | None = None,
+    draw_dir: str | os.PathLike[str] | None = None,
+    resume_from: str | os.PathLike[str] | Recorded | None = None,
+    worker: Worker = work,
+    window: int | None = None,
+) -> Iterator[Record]:
+    """One `Record` per photo and per puzzle of `inputs`, in input order; see `process`."""
+    for done in process(
+        inputs,
+        jobs=jobs,
+        cluster=cluster,
+        draw_dir=draw_dir,
+        resume_from=resume_from,
+        worker=worker,
+        window=window,
+    ):
+        if done.block is not None:
+            yield from block_records(done.block)
+
+
+def _in_order(units: Iterator[Unit], pool: LocalPool | DaskPool, window: int) -> Iterator[Done]:
+    """Keep up to `window` units out; hand results on in the order the units came."""
+    waiting: dict[int, Done] = {}
+    submitted = handed = 0
+    exhausted = False
+    while True:
+        while not exhausted and submitted - handed < window:
+            unit = next(units, None)
+            if unit is None:
+                exhausted = True
+            else:
+                pool.submit(submitted, unit)
+                submitted += 1
+        if handed == submitted:
+            return
+        while handed not in waiting:
+            index, done = pool.next_done()
+            waiting[index] = done
+        while handed in waiting:
+            yield waiting.pop(handed)
+            handed += 1

@@ -1,0 +1,252 @@
+"""Expand batch inputs into a stream of units of work, lazily, in a fixed order.
+
+An input is a photo, a folder (walked recursively in name order; image files recognised by their
+content, other files ignored), a glob pattern (`scans/**/*.jpg`, matches in name order), a text
+file listing paths (one per line, relative to the list's folder; each may be a photo, a folder, a
+pattern or a puzzle file), or a puzzle file (one puzzle per line, or 9-row grids). A text file is
+a list of paths when its first line that is not blank or a `#` comment is not puzzle text and
+names a path that exists or holds a `/`; otherwise it is a puzzle file.
+
+Puzzle files are cut into pieces of about `PIECE_BYTES`, after a line where no grid is open; a
+worker reads its piece from the file and parses and solves it: the parent sends the piece's
+place in the file, and never parses a puzzle. Items already recorded (`Recorded`, for --resume)
+are skipped.
+"""
+
+from __future__ import annotations
+
+import bisect
+import glob
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sudoku_lens.batch.work import PhotoUnit, PuzzleUnit, Unit
+from sudoku_lens.errors import SudokuLensError
+from sudoku_lens.puzzle.text import grid_row_cells
+from sudoku_lens.read.formats import HEAD_BYTES, image_format, unsupported_format
+
+PIECE_BYTES = 1 << 20
+"""About how much of a puzzle file goes to a worker at a time (some 12,000 puzzle lines)."""
+
+_PUZZLE_CHARACTERS = frozenset("0123456789.|+- \t")
+_SNIFF_LINES = 1000
+
+
+@dataclass
+class Recorded:
+    """The items a results file already holds: photos by source, puzzles by source and line."""
+
+    photos: set[str] = field(default_factory=set)
+    puzzle_lines: dict[str, list[int]] = field(default_factory=dict)
+
+    def add(self, source: str, line: int | None) -> None:
+        """Note one record's item."""
+        if line is None:
+            self.photos.add(source)
+        else:
+            self.puzzle_lines.setdefault(source, []).append(line)
+
+    def __len__(self) -> int:
+        return len(self.photos) + sum(map(len, self.puzzle_lines.values()))
+
+    def line_mask(self, source: str, first: int, count: int) -> bytes:
+        """Recorded puzzle lines of `source` among `count` lines from `first`, one bit per line
+        (see `PuzzleUnit.skip`); empty when there are none."""
+        lines = self.puzzle_lines.get(source)
+        if not lines:
+            return b""
+        start = bisect.bisect_left(lines, first)
+        stop = bisect.bisect_left(lines, first + count)
+        if start == stop:
+            return b""
+        mask = bytearray((count + 7) // 8)
+        for line in lines[start:stop]:
+            i = line - first
+            mask[i >> 3] |= 1 << (i & 7)
+        return bytes(mask)
+
+    def sort(self) -> None:
+        """Sort the puzzle lines (once, after the last `add`) for `lines_between`."""
+        for lines in self.puzzle_lines.values():
+            lines.sort()
+
+
+def expand(
+    inputs: Iterable[str | os.PathLike[str]],
+    *,
+    draw_dir: str | os.PathLike[str] | None = None,
+    recorded: Recorded | None = None,
+) -> Iterator[Unit]:
+    """Check that every input exists (or, as a pattern, matches), then stream their units.
+
+    Raises SudokuLensError for an input that names nothing, before any work starts. Photos that
+    go wrong later (unreadable, not an image) become error records, not exceptions.
+    """
+    names = [os.fspath(name) for name in inputs]
+    if not names:
+        raise SudokuLensError("no input given: name photos, folders, patterns or puzzle files")
+    for name in names:
+        if not _exists(name) and not (glob.has_magic(name) and _first_match(name)):
+            raise SudokuLensError(f"no such file or folder, and no file matches: {name}")
+    return _units(names, Path(draw_dir) if draw_dir is not None else None, recorded or Recorded())
+
+
+def estimate_items(
+    inputs: Iterable[str | os.PathLike[str]], recorded: Recorded | None = None
+) -> int:
+    """About how many records `inputs` give: photos, plus non-blank lines of puzzle files (for
+    a progress bar's total; it reads everything once more, so run it beside the work)."""
+    total = 0
+    for unit in expand(inputs, recorded=recorded):
+        if isinstance(unit, PhotoUnit):
+            total += 1
+        else:
+            total += unit.lines - unit.skipped
+    return total
+
+
+def _exists(name: str) -> bool:
+    try:
+        return os.path.exists(name)
+    except (OSError, ValueError):
+        return False
+
+
+def _first_match(pattern: str) -> bool:
+    return next(glob.iglob(pattern, recursive=True), None) is not None
+
+
+def _units(names: list[str], draw_dir: Path | None, recorded: Recorded) -> Iterator[Unit]:
+    for name in names:
+        yield from _expand_one(name, draw_dir, recorded, listed=False)
+
+
+def _expand_one(
+    name: str, draw_dir: Path | None, recorded: Recorded, *, listed: bool
+) -> Iterator[Unit]:
+    """The units of one input: a folder, a pattern, a photo, a list of paths or a puzzle file."""
+    if os.path.isdir(name):
+        for path in _walk(name):
+            yield from _photo(path, draw_dir, recorded)
+        return
+    if not _exists(name) and glob.has_magic(name):
+        for path in sorted(glob.iglob(name, recursive=True)):
+            yield from _expand_one(path, draw_dir, recorded, listed=listed)
+        return
+    kind = None if not os.path.isfile(name) or _is_image(name) else _text_kind(name)
+    if kind == "puzzles":
+        yield from _puzzle_units(name, recorded)
+    elif kind is None or listed:  # missing, binary, or a list in a list (no cycles)
+        yield from _photo(name, draw_dir, recorded)  # an error record unless an image
+    else:
+        folder = os.path.dirname(name)
+        for entry in _listed_paths(name):
+            yield from _expand_one(os.path.join(folder, entry), draw_dir, recorded, listed=True)
+
+
+def _walk(folder: str) -> Iterator[str]:
+    """Image files under `folder`, recursively, in name order (by content, not by name)."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except OSError:
+        return
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            yield from _walk(entry.path)
+        elif entry.is_file() and _is_image(entry.path):
+            yield entry.path
+
+
+def _head(path: str, size: int) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(size)
+    except OSError:
+        return b""
+
+
+def _is_image(path: str) -> bool:
+    head = _head(path, HEAD_BYTES)
+    return image_format(head) is not None or unsupported_format(head) is not None
+
+
+def _text_kind(path: str) -> str | None:
+    """The kind of a text file, "puzzles" or "paths"; None for a binary one (then reported as
+    a photo that cannot be read). A list of paths: its first line that is not blank or a `#` comment
+    is not puzzle text, and names a path that exists or has a folder in it.
+    """
+    head = _head(path, 1 << 16)
+    if b"\0" in head:
+        return None
+    text = head.decode("utf-8-sig", "replace")
+    for row in text.splitlines()[:_SNIFF_LINES]:
+        entry = row.strip()
+        if entry and not entry.startswith("#"):
+            named = os.path.join(os.path.dirname(path), entry)
+            if set(entry) <= _PUZZLE_CHARACTERS or not (
+                _exists(named) or "/" in entry or os.sep in entry
+            ):
+                return "puzzles"
+            return "paths"
+    return "puzzles"
+
+
+def _listed_paths(path: str) -> Iterator[str]:
+    """The paths a list file names, one per line (blank lines and # comments skipped)."""
+    with open(path, encoding="utf-8-sig", errors="surrogateescape") as handle:
+        for row in handle:
+            entry = row.strip()
+            if entry and not entry.startswith("#"):
+                yield entry
+
+
+def _photo(path: str, draw_dir: Path | None, recorded: Recorded) -> Iterator[PhotoUnit]:
+    if path in recorded.photos:
+        return
+    yield PhotoUnit(path, os.path.abspath(path), _drawing(draw_dir, path))
+
+
+def _drawing(draw_dir: Path | None, source: str) -> str | None:
+    """Where the solved picture of `source` goes: its path (below the current folder, or from
+    the root) under `draw_dir`, named `<name>-solved.png`, so that no two photos share one."""
+    if draw_dir is None:
+        return None
+    absolute = Path(os.path.abspath(source))
+    try:
+        relative = absolute.relative_to(Path.cwd())
+    except ValueError:
+        relative = absolute.relative_to(absolute.anchor)
+    return os.path.abspath(draw_dir / relative.parent / f"{relative.name}-solved.png")
+
+
+def _puzzle_units(path: str, recorded: Recorded) -> Iterator[PuzzleUnit]:
+    """The puzzle file at `path` in pieces of whole lines, each ending where no grid is open."""
+    first_line, offset = 1, 0
+    absolute = os.path.abspath(path)
+    with open(path, "rb") as handle:
+        while lines := handle.readlines(PIECE_BYTES):
+            cell_rows = _open_grid_rows(lines)
+            while cell_rows % 9:
+                line = handle.readline()
+                if not line:
+                    break
+                lines.append(line)
+                cells = grid_row_cells(line.decode("utf-8", "replace"))
+                cell_rows = 0 if cells is None else cell_rows + (cells > 0)
+            size = sum(map(len, lines))
+            skip = recorded.line_mask(path, first_line, len(lines))
+            yield PuzzleUnit(path, absolute, offset, size, first_line, len(lines), skip)
+            first_line, offset = first_line + len(lines), offset + size
+
+
+def _open_grid_rows(lines: list[bytes]) -> int:
+    """Rows with cells at the end of `lines` since the last row that closes every grid."""
+    count = 0
+    for line in reversed(lines):
+        cells = grid_row_cells(line.decode("utf-8", "replace"))
+        if cells is None:
+            return count
+        count += cells > 0
+    return count

@@ -1,0 +1,130 @@
+"""Worker processes on this machine, each given up to `DEPTH` units, replaced when they die.
+
+A worker works through its units in the order sent, so the next one is already there when it
+finishes one (units are small: paths and places in files). A worker that dies (a segfault, the
+out-of-memory killer) dies on the oldest unit it holds: that one is retried once on a fresh
+worker, then recorded as an error; the others it held are sent again as they were. Workers are
+started by a fork server (safe with the parent's threads) and ignore Ctrl-C, which the parent
+handles by stopping them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import signal
+from collections import deque
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from sudoku_lens.batch.work import Done, Unit, Worker, describe_exit, failed
+
+_STOP_SECONDS = 5.0
+DEPTH = 2
+"""Units a worker holds at once: the one it works on and the next."""
+
+
+def _serve(connection: Connection, worker: Worker, encoding: str | None) -> None:
+    """A worker process's loop: receive (index, unit), send back (index, Done), until None."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        try:
+            task = connection.recv()
+        except EOFError:
+            return
+        if task is None:
+            return
+        index, unit = task
+        connection.send((index, worker(unit, encoding)))
+
+
+class _Process:
+    """One worker process, its end of the pipe, and the task it holds."""
+
+    def __init__(self, context: Any, worker: Worker, encoding: str | None) -> None:
+        self.connection, child = context.Pipe()
+        self.process = context.Process(
+            target=_serve, args=(child, worker, encoding), daemon=True, name="sudoku-lens worker"
+        )
+        self.process.start()
+        child.close()
+        self.tasks: deque[tuple[int, Unit, int]] = deque()  # index, unit, attempt; oldest first
+
+
+class LocalPool:
+    """Run units on `jobs` worker processes; results come back in completion order."""
+
+    def __init__(self, jobs: int, worker: Worker, encoding: str | None) -> None:
+        self._context = multiprocessing.get_context("forkserver")
+        self._worker, self._encoding = worker, encoding
+        self._queue: deque[tuple[int, Unit, int]] = deque()
+        self._ready: deque[tuple[int, Done]] = deque()
+        self._processes = [self._start() for _ in range(jobs)]
+
+    def _start(self) -> _Process:
+        return _Process(self._context, self._worker, self._encoding)
+
+    def submit(self, index: int, unit: Unit) -> None:
+        """Queue a unit; it goes to the first idle worker."""
+        self._queue.append((index, unit, 0))
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Hand queued units to workers with room; a worker found dead is replaced."""
+        for slot in range(len(self._processes)):
+            while len(self._processes[slot].tasks) < DEPTH and self._queue:
+                process = self._processes[slot]
+                try:
+                    process.connection.send(self._queue[0][:2])
+                except OSError:
+                    self._replace(process)
+                    continue
+                process.tasks.append(self._queue.popleft())
+
+    def next_done(self) -> tuple[int, Done]:
+        """Wait for the next finished unit: (its index, its Done)."""
+        while not self._ready:
+            busy = [process for process in self._processes if process.tasks]
+            handles = [p.connection for p in busy] + [p.process.sentinel for p in busy]
+            ready = set(wait(handles))
+            for process in busy:
+                if process.connection in ready:
+                    try:
+                        index, done = process.connection.recv()
+                    except (EOFError, OSError):
+                        self._replace(process)
+                        continue
+                    self._ready.append((index, done))
+                    process.tasks.popleft()
+                elif process.process.sentinel in ready:
+                    self._replace(process)
+            self._dispatch()
+        return self._ready.popleft()
+
+    def _replace(self, dead: _Process) -> None:
+        """Start a new worker for a dead one. Its oldest unit, the one it died on, is retried
+        once, then recorded as failed; the units it had not started are queued again."""
+        dead.process.join(_STOP_SECONDS)
+        how = describe_exit(dead.process.exitcode)
+        dead.connection.close()
+        if dead.tasks:
+            index, unit, attempt = dead.tasks.popleft()
+            self._queue.extendleft(reversed(dead.tasks))
+            if attempt == 0:
+                self._queue.appendleft((index, unit, 1))
+            else:
+                message = f"the worker process died on this item twice ({how})"
+                self._ready.append((index, failed(unit, message, self._encoding)))
+        self._processes[self._processes.index(dead)] = self._start()
+
+    def close(self) -> None:
+        """Stop the workers: ask politely, then terminate those still running."""
+        for process in self._processes:
+            with contextlib.suppress(OSError):
+                process.connection.send(None)
+        for process in self._processes:
+            process.process.join(0 if process.tasks else _STOP_SECONDS)
+            if process.process.is_alive():
+                process.process.terminate()
+                process.process.join()
+            process.connection.close()

@@ -1,0 +1,273 @@
+"""The work a batch worker does: one unit (a photo, or a piece of a puzzle file) into records.
+
+Runs in worker processes, local or on Dask workers: a unit carries paths and puzzle text, never
+images, and the digit model is loaded once per process (`DigitClassifier.default()`). Any
+failure of one item becomes a record with its `error`; the batch goes on.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sudoku_lens.batch.records import Block, Record, SolvedPuzzles, block_statuses, encode
+from sudoku_lens.errors import SudokuLensError
+
+ERROR_SAMPLES = 3
+"""Errors of a unit kept for the summary (all of them are in the records)."""
+
+
+@dataclass(frozen=True)
+class PhotoUnit:
+    """One photo: `source` as recorded, `path` to read (absolute), `drawing` to write or None."""
+
+    source: str
+    path: str
+    drawing: str | None = None
+
+
+@dataclass(frozen=True)
+class PuzzleUnit:
+    """`lines` whole lines of a puzzle file from line `first_line`, cut where no grid is open:
+    `size` bytes from `offset` of the file at `path` (absolute), which the worker reads.
+
+    `skip` marks the lines already recorded (a resumed batch), one bit per line from
+    `first_line` (bit i of byte i // 8): their puzzles give no record. A bitmap keeps a unit
+    small (a few kB at most), which the local pool relies on.
+    """
+
+    source: str
+    path: str
+    offset: int
+    size: int
+    first_line: int
+    lines: int
+    skip: bytes = b""
+
+    def skips(self, number: int) -> bool:
+        """True when line `number` is already recorded."""
+        i = number - self.first_line
+        return 0 <= i < 8 * len(self.skip) and bool(self.skip[i >> 3] >> (i & 7) & 1)
+
+    @property
+    def skipped(self) -> int:
+        """How many of the unit's lines are already recorded."""
+        return int.from_bytes(self.skip, "little").bit_count()
+
+    def read(self) -> bytes:
+        """The unit's lines, each ending in a line break (a file's byte-order mark dropped)."""
+        with open(self.path, "rb") as handle:
+            handle.seek(self.offset)
+            text = handle.read(self.size)
+        if self.offset == 0 and text.startswith(b"\xef\xbb\xbf"):
+            text = text[3:]
+        return text if text.endswith(b"\n") else text + b"\n"
+
+
+Unit = PhotoUnit | PuzzleUnit
+
+
+@dataclass(frozen=True)
+class Done:
+    """What a worker hands back for one unit: its records, or their encoded rows.
+
+    `block` is None when the rows were encoded (`encoded`) in the worker; `statuses` counts the
+    records by status and `errors` samples (source, line, error) for the summary.
+    """
+
+    block: Block | None
+    encoded: bytes | None
+    statuses: Counter[str]
+    errors: list[tuple[str, int | None, str]]
+
+    @property
+    def count(self) -> int:
+        """How many records the unit gave."""
+        return sum(self.statuses.values())
+
+
+Worker = Callable[[Unit, str | None], Done]
+"""The signature of a worker function: a unit and the encoding wanted ("jsonl", "csv", None)."""
+
+
+def work(unit: Unit, encoding: str | None) -> Done:
+    """Turn one unit into records; encode them as `encoding` rows when it is given."""
+    try:
+        block: Block = [_photo_record(unit)] if isinstance(unit, PhotoUnit) else _puzzle_block(unit)
+    except Exception as exc:  # a bug must cost this unit only, not the batch
+        return failed(unit, f"internal error: {type(exc).__name__}: {exc}", encoding)
+    return finish(block, encoding)
+
+
+def finish(block: Block, encoding: str | None) -> Done:
+    """Wrap a block as a `Done`, encoded when asked."""
+    errors = (
+        []
+        if isinstance(block, SolvedPuzzles)
+        else [
+            (record.source, record.line, record.error or "")
+            for record in block
+            if record.status == "error"
+        ][:ERROR_SAMPLES]
+    )
+    statuses = block_statuses(block)
+    if encoding is None:
+        return Done(block, None, statuses, errors)
+    return Done(None, encode(block, encoding), statuses, errors)
+
+
+def failed(unit: Unit, message: str, encoding: str | None) -> Done:
+    """Every item of `unit` recorded as an error with `message` (e.g. its worker died twice)."""
+    if isinstance(unit, PhotoUnit):
+        return finish([_error_record(unit.source, None, "photo", None, message)], encoding)
+    from sudoku_lens.puzzle.text import read_puzzles
+
+    entries = read_puzzles(unit.read().decode("utf-8", "replace"), first_line=unit.first_line)
+    records = [
+        _error_record(unit.source, entry.number, "puzzle", entry.line or entry.text, message)
+        for entry in entries
+        if not unit.skips(entry.number)
+    ]
+    return finish(records, encoding)
+
+
+@functools.cache
+def rater() -> Callable[[str], Any] | None:
+    """The logical solver's `rate(puzzle)` (giving `.rating` and `.level`), when installed."""
+    try:
+        from sudoku_lens.logic import rate
+    except ImportError:
+        return None
+    return rate
+
+
+def _rating(line: str, status: str) -> tuple[float | None, str | None]:
+    """Rating and level of a solved puzzle's line, when the logical solver is there."""
+    rate = rater()
+    if rate is None or status != "solved":
+        return None, None
+    verdict = rate(line)
+    return float(verdict.rating), str(verdict.level)
+
+
+def _error_record(
+    source: str, line: int | None, kind: str, grid: str | None, message: str, seconds: float = 0.0
+) -> Record:
+    return Record(source, line, kind, grid, None, None, None, "error", None, None, seconds, message)
+
+
+def _photo_record(unit: PhotoUnit) -> Record:
+    """Read, solve and (when asked) draw one photo."""
+    from sudoku_lens.pipeline import solve_photo
+    from sudoku_lens.puzzle import format_line
+
+    start = time.perf_counter()
+    try:
+        result = solve_photo(unit.path)
+        if result.solved and unit.drawing is not None:
+            _write_png(unit.drawing, result.image)
+    except SudokuLensError as exc:
+        seconds = round(time.perf_counter() - start, 4)
+        return _error_record(unit.source, None, "photo", None, str(exc), seconds)
+    grid = format_line(result.grid)
+    givens = format_line(result.reading.givens)
+    status = result.status.value
+    rating, level = _rating(grid, status)
+    return Record(
+        source=unit.source,
+        line=None,
+        kind="photo",
+        grid=grid,
+        kinds="".join("." if digit == "0" else "p" for digit in givens),
+        givens=givens,
+        solution=None if result.solution is None else format_line(result.solution),
+        status=status,
+        rating=rating,
+        level=level,
+        seconds=round(result.seconds, 4),
+        error=None,
+    )
+
+
+def _write_png(path: str, image: Any) -> None:
+    """Write `image` as a PNG through Python's file I/O (any file name), folders created."""
+    import cv2
+
+    ok, data = cv2.imencode(".png", image)
+    if not ok:
+        raise SudokuLensError(f"cannot encode the solved picture for {path}")
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_bytes(data.tobytes())
+    except OSError as exc:
+        raise SudokuLensError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def _puzzle_block(unit: PuzzleUnit) -> Block:
+    """Solve the puzzles of a piece of a puzzle file; packed when all lines are plain puzzles."""
+    from sudoku_lens.solve import solve_packed
+
+    text = unit.read()
+    count = text.count(b"\n")
+    plain = (
+        not unit.skip
+        and rater() is None
+        and len(text) == 82 * count
+        and text[81::82] == b"\n" * count
+    )
+    if plain:
+        packed = text.replace(b"\n", b"")
+        if not packed.translate(None, b"0123456789"):
+            solutions, counts, _, seconds = solve_packed(packed)
+            if counts.count(1) == count:
+                return SolvedPuzzles(unit.source, unit.first_line, packed, solutions, seconds)
+    return _puzzle_records(unit, text)
+
+
+def _puzzle_records(unit: PuzzleUnit, text: bytes) -> list[Record]:
+    """One record per puzzle entry of the unit, through the same parser and verdicts as `solve`."""
+    from sudoku_lens.puzzle.text import read_puzzles
+    from sudoku_lens.solve import entry_outcomes, solve_lines
+
+    entries = read_puzzles(text.decode("utf-8", "replace"), first_line=unit.first_line)
+    if unit.skip:
+        entries = [entry for entry in entries if not unit.skips(entry.number)]
+    result = solve_lines([entry.line for entry in entries if entry.line is not None])
+    records = []
+    for entry, outcome in zip(entries, entry_outcomes(entries, result), strict=True):
+        grid = entry.line if entry.line is not None else entry.text
+        rating, level = _rating(grid, outcome.status)
+        records.append(
+            Record(
+                unit.source,
+                entry.number,
+                "puzzle",
+                grid,
+                None,
+                None,
+                outcome.solution,
+                outcome.status,
+                rating,
+                level,
+                round(outcome.seconds, 7),
+                outcome.error,
+            )
+        )
+    return records
+
+
+def describe_exit(exitcode: int | None) -> str:
+    """How a worker process ended, in words: 'killed by SIGKILL' or 'exit code 3'."""
+    import signal
+
+    if exitcode is not None and exitcode < 0:
+        try:
+            return f"killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"killed by signal {-exitcode}"
+    return f"exit code {exitcode}"

@@ -1,0 +1,186 @@
+"""`sudoku-lens batch INPUT... -o RESULTS`: photos and puzzle files on every core or a Dask cluster.
+
+A thin layer over `sudoku_lens.batch.process`: records are written as each unit of work is done
+(JSON Lines, CSV or Parquet by RESULTS' name), with a progress bar and a summary on a terminal.
+Exit code 0 when every item was solved, 1 otherwise. Top-level imports stay light: every
+subcommand module is imported at start-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+import time
+from collections import Counter
+from typing import Any
+
+from sudoku_lens.cli.solve import jobs_count
+from sudoku_lens.errors import SudokuLensError
+
+_SHOWN_ERRORS = 5
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register `batch` on the top-level parser."""
+    parser = subparsers.add_parser(
+        "batch",
+        help="read and solve many photos and puzzle files, on every core or a Dask cluster",
+        description="Solve every photo and puzzle in INPUT... and write one record per item "
+        "to RESULTS, in input order: source, line, kind, grid, kinds, givens, solution, status, "
+        "rating, level, seconds, error. An INPUT is a photo, a folder (searched recursively for "
+        "image files), a glob pattern (quote it), a text file listing paths, or a puzzle file "
+        "(one puzzle per line, or 9-row grids). A bad item gives a record with its error and "
+        "the batch goes on. Exit code 0 only when every item was solved.",
+    )
+    parser.add_argument("inputs", nargs="+", metavar="INPUT", help="photo, folder, pattern, list")
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="RESULTS",
+        help="results file: .jsonl (JSON Lines), .csv or .parquet (needs pyarrow); "
+        "it must not exist unless --resume is given",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=jobs_count,
+        metavar="N",
+        help="worker processes on this machine, or workers of --cluster local "
+        "(default: every core)",
+    )
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="run on a Dask cluster: a scheduler's address (tcp://HOST:8786), or 'local' "
+        "for a LocalCluster on this machine (needs sudoku-lens[batch])",
+    )
+    parser.add_argument("--draw", metavar="DIR", help="also write each solved photo into DIR")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on with RESULTS (.jsonl or .csv): skip the items it holds, append the rest",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the batch, write the records, report progress and a summary on a terminal."""
+    from sudoku_lens.batch.inputs import expand
+    from sudoku_lens.batch.output import output_format, read_recorded
+
+    output_format(args.output)
+    expand(args.inputs)  # every input names something: checked before RESULTS is created
+    if args.cluster is not None:
+        from sudoku_lens.batch.cluster import require_distributed
+
+        require_distributed()
+    recorded = read_recorded(args.output) if args.resume else None
+    on_terminal = sys.stderr.isatty()
+    start = time.perf_counter()
+    tally, errors = _write_records(args, recorded, on_terminal)
+    if on_terminal:
+        print(_summary(tally, errors, time.perf_counter() - start, args.output), file=sys.stderr)
+    return 0 if tally["solved"] == sum(tally.values()) else 1
+
+
+def _write_records(
+    args: argparse.Namespace, recorded: Any, on_terminal: bool
+) -> tuple[Counter[str], list[tuple[str, int | None, str]]]:
+    """Run the batch into RESULTS; the counts by status and the first errors."""
+    from sudoku_lens.batch.output import ResultsWriter
+
+    tally: Counter[str] = Counter()
+    errors: list[tuple[str, int | None, str]] = []
+    created = not os.path.exists(args.output)
+    writer = ResultsWriter(args.output, append=args.resume)
+    try:
+        _write_units(args, recorded, on_terminal, writer, tally, errors)
+    except SudokuLensError:  # e.g. no Dask scheduler there: leave no empty RESULTS behind
+        if created and writer.units == 0:
+            os.remove(args.output)
+        raise
+    return tally, errors
+
+
+def _write_units(
+    args: argparse.Namespace,
+    recorded: Any,
+    on_terminal: bool,
+    writer: Any,
+    tally: Counter[str],
+    errors: list[tuple[str, int | None, str]],
+) -> None:
+    """Write each unit's records as it comes, counting them, with a bar on a terminal."""
+    from sudoku_lens.batch import process
+
+    with writer:
+        done_units = process(
+            args.inputs,
+            jobs=args.jobs,
+            cluster=args.cluster,
+            draw_dir=args.draw,
+            resume_from=recorded,
+            encoding=writer.encoding,
+        )
+        bar = _ProgressBar(args.inputs, recorded) if on_terminal else None
+        try:
+            for done in done_units:
+                writer.write(done)
+                tally.update(done.statuses)
+                errors.extend(done.errors[: _SHOWN_ERRORS - len(errors)])
+                if bar is not None:
+                    bar.advance(done.count, tally["error"])
+        finally:
+            done_units.close()
+            if bar is not None:
+                bar.close()
+
+
+class _ProgressBar:
+    """tqdm on stderr: items, rate, errors so far, and an ETA once the inputs are counted (in a
+    thread beside the work, since that reads them once more)."""
+
+    def __init__(self, inputs: list[str], recorded: Any) -> None:
+        from tqdm import tqdm
+
+        self._bar = tqdm(unit="item", file=sys.stderr, dynamic_ncols=True)
+        self._total: int | None = None
+        self._errors = 0
+        threading.Thread(target=self._count, args=(inputs, recorded), daemon=True).start()
+
+    def _count(self, inputs: list[str], recorded: Any) -> None:
+        from sudoku_lens.batch.inputs import estimate_items
+
+        self._total = estimate_items(inputs, recorded)
+
+    def advance(self, count: int, errors: int) -> None:
+        """Count `count` more items; show the errors so far when they changed."""
+        if self._total is not None and self._bar.total is None:
+            self._bar.total = max(self._total, self._bar.n + count)
+        if errors != self._errors:
+            self._errors = errors
+            self._bar.set_postfix(errors=errors, refresh=False)
+        self._bar.update(count)
+
+    def close(self) -> None:
+        self._bar.close()
+
+
+def _summary(
+    tally: Counter[str], errors: list[tuple[str, int | None, str]], seconds: float, output: str
+) -> str:
+    """Counts by status, the first errors, and the rate, for the end of a batch."""
+    total = sum(tally.values())
+    lines = [
+        f"{total:,} items: {tally['solved']:,} solved, {tally['no solution']:,} no solution, "
+        f"{tally['several solutions']:,} several solutions, {tally['error']:,} errors; "
+        f"{seconds:.1f} s, {total / max(seconds, 1e-9):,.1f} items/s; records in {output}"
+    ]
+    for source, line, message in errors:
+        where = source if line is None else f"{source}:{line}"
+        lines.append(f"  error: {where}: {message}")
+    if tally["error"] > len(errors):
+        lines.append(f"  ... and {tally['error'] - len(errors):,} more errors (see {output})")
+    return "\n".join(lines)

@@ -1,0 +1,348 @@
+"""`sudoku_lens.batch` and `sudoku-lens batch` on worker processes: inputs, records, outputs,
+errors per item, resume, order, and workers that die."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import cv2
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from batch_workers import die_on_crash_photos
+from sudoku_lens.batch import FIELDS, Record, SolvedPuzzles, inputs, run
+from sudoku_lens.batch.records import encode
+from sudoku_lens.batch.work import PuzzleUnit, work
+from sudoku_lens.cli import main
+from sudoku_lens.errors import SudokuLensError
+from sudoku_lens.puzzle import format_line
+from sudoku_lens.puzzle.text import read_puzzles
+from sudoku_lens.solve import solve_line
+from sudoku_lens.synth import EXAMPLE_PATH, example_photo, synth_photo
+
+INKALA = "800000000003600000070090200050007000000045700000100030001000068008500010090000400"
+EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+SEVERAL = "0" * 9 + INKALA[9:]
+ILLEGAL = "11" + "0" * 79
+GRID = """\
+8 . . | . . . | . . .
+. . 3 | 6 . . | . . .
+. 7 . | . 9 . | 2 . .
+------+-------+------
+. 5 . | . . 7 | . . .
+. . . | . 4 5 | 7 . .
+. . . | 1 . . | . 3 .
+------+-------+------
+. . 1 | . . . | . 6 8
+. . 8 | 5 . . | . 1 .
+. 9 . | . . . | 4 . ."""
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """A folder of photos with known solutions: the bundled example and a generated photo in a
+    subfolder with no image suffix, beside a text file and a corrupt "photo"."""
+    root = tmp_path_factory.mktemp("photos")
+    truth = {}
+    shutil.copy(EXAMPLE_PATH, root / "a-example.jpg")
+    truth["a-example.jpg"] = format_line(example_photo().solution)
+    (root / "sub").mkdir()
+    photo = synth_photo(21, "easy", size=(800, 600))
+    ok, data = cv2.imencode(".png", photo.image)
+    assert ok
+    (root / "sub" / "b-generated").write_bytes(data.tobytes())
+    truth["sub/b-generated"] = format_line(photo.solution)
+    (root / "notes.txt").write_text("not a photo\n")
+    (root / "c-broken.jpg").write_bytes(b"\xff\xd8\xff" + b"\0" * 100)
+    return root, truth
+
+
+def puzzle_file(path: Path) -> Path:
+    """Lines, a grid, comments, blank lines and bad puzzles: every case of a puzzle file."""
+    path.write_text(
+        f"# a puzzle bank\n{INKALA}\n\n{EASY.replace('0', '.')}\n{SEVERAL}\n{ILLEGAL}\n"
+        f"not a puzzle at all\n{GRID}\n\n{EASY}\n"
+    )
+    return path
+
+
+def records_of(path: Path) -> list[dict]:
+    """The records of a results file, whatever its format, as dicts (CSV blanks as None)."""
+    if path.suffix == ".jsonl":
+        return [json.loads(line) for line in path.read_text().splitlines()]
+    if path.suffix == ".csv":
+        rows = list(csv.DictReader(path.open(newline="")))
+        for row in rows:
+            for key, value in row.items():
+                row[key] = None if value == "" else value
+            row["line"] = None if row["line"] is None else int(row["line"])
+            row["seconds"] = float(row["seconds"])
+            row["rating"] = None if row["rating"] is None else float(row["rating"])
+        return rows
+    import pyarrow.parquet as pq
+
+    return pq.read_table(path).to_pylist()
+
+
+def without_seconds(records: list[dict]) -> list[dict]:
+    return [{k: v for k, v in record.items() if k != "seconds"} for record in records]
+
+
+def test_a_puzzle_file_gives_one_record_per_entry_with_its_verdict(tmp_path: Path) -> None:
+    records = list(run([puzzle_file(tmp_path / "bank.txt")], jobs=1))
+    assert [(r.line, r.status) for r in records] == [
+        (2, "solved"),
+        (4, "solved"),
+        (5, "several solutions"),
+        (6, "error"),
+        (7, "error"),
+        (8, "solved"),
+        (20, "solved"),
+    ]
+    inkala = solve_line(INKALA).solution
+    assert records[0].solution == records[5].solution == inkala
+    assert records[1].grid == EASY and records[1].kind == "puzzle"
+    assert records[3].error == "not a legal puzzle: 1 appears twice in row 1: r1c1 and r1c2"
+    assert records[4].error.startswith("bad character 'n'") and records[4].grid.startswith("not")
+    assert all(r.source == str(tmp_path / "bank.txt") and r.rating is None for r in records)
+
+
+def test_photos_from_a_folder_by_content_with_answers_and_errors(
+    photos: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    root, truth = photos
+    records = list(run([root], jobs=2, draw_dir=tmp_path / "drawn"))
+    by_name = {Path(r.source).relative_to(root).as_posix(): r for r in records}
+    assert list(by_name) == ["a-example.jpg", "c-broken.jpg", "sub/b-generated"]
+    for name, solution in truth.items():
+        record = by_name[name]
+        assert record.kind == "photo" and record.status == "solved" and record.line is None
+        assert record.solution == solution and record.error is None
+        assert record.kinds == "".join("." if d == "0" else "p" for d in record.givens)
+    broken = by_name["c-broken.jpg"]
+    assert broken.status == "error" and "JPEG" in broken.error
+    drawn = sorted(p.name for p in (tmp_path / "drawn").rglob("*.png"))
+    assert drawn == ["a-example.jpg-solved.png", "b-generated-solved.png"]
+
+
+def test_patterns_and_lists_of_paths(photos: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    root, _ = photos
+    bank = puzzle_file(tmp_path / "bank.txt")
+    listing = tmp_path / "list.txt"
+    listing.write_text(f"# what to do\n{root / 'a-example.jpg'}\nbank.txt\nmissing.jpg\n")
+    records = list(run([listing, str(root / "**" / "b-*")], jobs=2))
+    sources = [r.source for r in records]
+    assert sources[0] == str(root / "a-example.jpg")
+    assert sources[1:8] == [str(tmp_path / "bank.txt")] * 7
+    assert sources[8] == str(tmp_path / "missing.jpg") and "no such file" in records[8].error
+    assert sources[9] == str(root / "sub" / "b-generated") and records[9].status == "solved"
+    assert records[1].line == 2 and bank.exists()
+
+
+def test_an_input_that_names_nothing_stops_before_any_work(tmp_path: Path) -> None:
+    with pytest.raises(SudokuLensError, match="no such file or folder, and no file matches"):
+        list(run([puzzle_file(tmp_path / "bank.txt"), tmp_path / "nothing*.jpg"]))
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".parquet"])
+def test_every_format_holds_the_same_records(
+    suffix: str, photos: tuple[Path, dict[str, str]], tmp_path: Path, capsys
+) -> None:
+    root, _ = photos
+    bank = puzzle_file(tmp_path / "bank.txt")
+    results = tmp_path / f"results{suffix}"
+    code = main(["batch", str(bank), str(root / "a-example.jpg"), "-o", str(results)])
+    assert code == 1  # not every puzzle has one solution
+    assert capsys.readouterr().err == ""  # quiet when not on a terminal
+    expected = [r.to_dict() for r in run([bank, root / "a-example.jpg"], jobs=1)]
+    assert without_seconds(records_of(results)) == without_seconds(expected)
+    assert list(records_of(results)[0]) == list(FIELDS)
+
+
+def test_a_bank_of_plain_lines_takes_the_packed_path_with_the_same_rows(tmp_path: Path) -> None:
+    bank = tmp_path / "plain.txt"
+    bank.write_text(f"{INKALA}\n{EASY}\n" * 6)
+    size = bank.stat().st_size
+    unit = PuzzleUnit(str(bank), str(bank), 0, size, 1, 12)
+    packed = work(unit, None).block
+    assert isinstance(packed, SolvedPuzzles)
+    resumed = work(PuzzleUnit(str(bank), str(bank), 0, size, 1, 12, b"\x01"), None).block
+    assert isinstance(resumed, list) and [r.line for r in resumed] == list(range(2, 13))
+    assert without_seconds([r.to_dict() for r in packed.records()][1:]) == without_seconds(
+        [r.to_dict() for r in resumed]
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    first_line=st.integers(1, 10**7),
+    seconds=st.lists(st.floats(0, 9.4), min_size=1, max_size=30),
+    source=st.text(min_size=1, max_size=12),
+)
+def test_packed_rows_are_the_rows_of_the_records(
+    first_line: int, seconds: list[float], source: str
+) -> None:
+    import numpy as np
+
+    count = len(seconds)
+    block = SolvedPuzzles(
+        source,
+        first_line,
+        (INKALA * count).encode(),
+        (solve_line(INKALA).solution * count).encode(),
+        np.array(seconds, np.float64).tobytes(),
+    )
+    records = list(block.records())
+    assert parse_jsonl(encode(block, "jsonl")) == parse_jsonl(encode(records, "jsonl"))
+    assert parse_csv(encode(block, "csv")) == parse_csv(encode(records, "csv"))
+
+
+def parse_jsonl(data: bytes) -> list[dict]:
+    return [json.loads(line) for line in data.decode().splitlines()]
+
+
+def parse_csv(data: bytes) -> list[list]:
+    rows = list(csv.reader(io.StringIO(data.decode(), newline="")))
+    return [[*row[:10], float(row[10]), row[11]] for row in rows]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    entries=st.lists(
+        st.sampled_from([INKALA, EASY, ILLEGAL, "", "# note", GRID, "123", "x" * 81]),
+        min_size=1,
+        max_size=40,
+    ),
+    piece=st.integers(1, 400),
+)
+def test_a_file_cut_into_pieces_reads_as_a_whole(
+    entries: list[str], piece: int, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    path = tmp_path_factory.mktemp("cut") / "bank.txt"
+    text = "\n".join(entries)
+    path.write_text(text)
+    original = inputs.PIECE_BYTES
+    inputs.PIECE_BYTES = piece
+    try:
+        units = list(inputs.expand([path]))
+    finally:
+        inputs.PIECE_BYTES = original
+    pieces = [
+        entry
+        for unit in units
+        for entry in read_puzzles(unit.read().decode(), first_line=unit.first_line)
+    ]
+    assert pieces == read_puzzles(text)
+
+
+def test_records_come_in_input_order_with_a_small_window(tmp_path: Path, monkeypatch) -> None:
+    banks = []
+    for i in range(3):
+        bank = tmp_path / f"bank{i}.txt"
+        bank.write_text("\n".join([INKALA, EASY, SEVERAL] * 50) + "\n")
+        banks.append(bank)
+    monkeypatch.setattr(inputs, "PIECE_BYTES", 300)
+    records = list(run(banks, jobs=2, window=3))
+    assert [(r.source, r.line) for r in records] == [
+        (str(bank), line) for bank in banks for line in range(1, 151)
+    ]
+
+
+def test_resume_skips_what_is_recorded_and_never_writes_twice(
+    photos: tuple[Path, dict[str, str]], tmp_path: Path, capsys
+) -> None:
+    root, _ = photos
+    bank = puzzle_file(tmp_path / "bank.txt")
+    photo = str(root / "a-example.jpg")
+    for suffix in (".jsonl", ".csv"):
+        fresh, resumed = tmp_path / f"fresh{suffix}", tmp_path / f"resumed{suffix}"
+        main(["batch", str(bank), photo, "-o", str(fresh)])
+        whole = fresh.read_bytes()
+        cut = whole.index(b"\n", len(whole) // 3) + 1
+        resumed.write_bytes(whole[: cut + 25])  # a crash in the middle of a record
+        assert main(["batch", str(bank), photo, "-o", str(resumed), "--resume"]) == 1
+        records = records_of(resumed)
+        assert without_seconds(records) == without_seconds(records_of(fresh))
+        assert len({(r["source"], r["line"]) for r in records}) == len(records) == 8
+        assert main(["batch", str(bank), photo, "-o", str(resumed), "--resume"]) == 0
+        assert len(records_of(resumed)) == 8
+    capsys.readouterr()
+
+
+def test_results_are_never_overwritten_and_parquet_is_not_resumed(tmp_path: Path, capsys) -> None:
+    bank = puzzle_file(tmp_path / "bank.txt")
+    (tmp_path / "old.jsonl").write_text("")
+    assert main(["batch", str(bank), "-o", str(tmp_path / "old.jsonl")]) == 2
+    assert "add --resume" in capsys.readouterr().err
+    assert main(["batch", str(bank), "-o", str(tmp_path / "r.parquet"), "--resume"]) == 2
+    assert "cannot resume" in capsys.readouterr().err
+    assert main(["batch", str(bank), "-o", str(tmp_path / "r.txt")]) == 2
+    assert "name it .jsonl, .csv or .parquet" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("module", "argv", "message"),
+    [
+        ("distributed", ["--cluster", "local", "-o", "r.jsonl"], "--cluster needs Dask: pip"),
+        ("pyarrow.parquet", ["-o", "r.parquet"], "Parquet output needs pyarrow: pip"),
+    ],
+)
+def test_missing_optional_dependencies_are_one_line(
+    module: str, argv: list[str], message: str, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    monkeypatch.setitem(sys.modules, module, None)  # as if not installed: import fails
+    monkeypatch.chdir(tmp_path)
+    bank = puzzle_file(tmp_path / "bank.txt")
+    assert main(["batch", str(bank), *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err and "sudoku-lens[batch]" in err
+
+
+def test_a_worker_that_dies_is_replaced_and_its_item_retried_once(
+    photos: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    root, truth = photos
+    for name in ("crash-once.jpg", "crash-always.jpg"):
+        shutil.copy(root / "a-example.jpg", tmp_path / name)
+    bank = puzzle_file(tmp_path / "bank.txt")
+    sources = [tmp_path / "crash-once.jpg", bank, tmp_path / "crash-always.jpg", bank]
+    records = list(run(sources, jobs=2, worker=die_on_crash_photos))
+    assert [r.status for r in records if r.kind == "puzzle"] == 2 * [
+        "solved",
+        "solved",
+        "several solutions",
+        "error",
+        "error",
+        "solved",
+        "solved",
+    ]
+    once, always = (r for r in records if r.kind == "photo")
+    assert once.status == "solved" and once.solution == truth["a-example.jpg"]
+    assert always.status == "error"
+    assert always.error == "the worker process died on this item twice (killed by SIGKILL)"
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_progress_and_summary_on_a_terminal_only(
+    tmp_path: Path, monkeypatch, capsys, terminal: bool
+) -> None:
+    bank = puzzle_file(tmp_path / "bank.txt")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: terminal)
+    main(["batch", str(bank), "-o", str(tmp_path / "r.jsonl"), "--jobs", "1"])
+    err = capsys.readouterr().err
+    if terminal:
+        assert "7 items: 4 solved, 0 no solution, 1 several solutions, 2 errors" in err
+        assert f"error: {bank}:6: not a legal puzzle" in err and "items/s" in err
+    else:
+        assert err == ""
+
+
+def test_records_are_plain_data() -> None:
+    record = Record("p.txt", 3, "puzzle", INKALA, None, None, None, "error", None, None, 0.0, "x")
+    assert list(record.to_dict()) == list(FIELDS) and record.key == ("p.txt", 3)
