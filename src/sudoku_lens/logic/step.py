@@ -66,3 +66,18 @@ class Step:
             ],
             "explanation": self.explanation,
         }
+
+    def contradictions(self, solution: str) -> list[str]:
+        """What this step gets wrong against the puzzle's solution (an 81-character line): a
+        placement of another digit or an elimination of the right one. Empty for a sound step."""
+        wrong = [
+            f"{cell_name(c)}={d} but the solution has {solution[c]}"
+            for c, d in self.placements
+            if int(solution[c]) != d
+        ]
+        wrong += [
+            f"{cell_name(c)}<>{d} removes the solution's digit"
+            for c, d in self.eliminations
+            if int(solution[c]) == d
+        ]
+        return wrong
