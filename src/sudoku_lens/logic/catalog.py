@@ -17,7 +17,7 @@ from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Step
 
-_MODULES = ("singles", "coloring", "chains", "forcing")
+_MODULES = ("singles", "coloring", "chains", "als", "forcing")
 
 
 @dataclass(frozen=True)
