@@ -188,31 +188,32 @@ def _split(unit: int, places: int) -> Iterator[tuple[int, int]]:
 # Variants of the graph a chain technique searches: which strong and weak links it may use.
 
 
-@dataclass
-class _Variant:
-    strong: dict[int, int]
-    weak: Callable[[int], int]
-
-
-def _variant(graph: Graph, kind: str) -> _Variant:
+def _variant(graph: Graph, kind: str) -> tuple[dict[int, int], dict[int, int]]:
+    """The strong links of a variant, and its weak links from every node, kept to the nodes
+    that have a strong link (a chain cannot go on from any other)."""
     if kind == "x":
-        strong = graph.unit_strong
-        return _Variant(strong, lambda n: graph.weak[n] & DIGIT_NODES[n // 81 + 1])
-    if kind == "xy":
-        strong = graph.cell_strong
-        ends = 0
-        for node in strong:
-            ends |= 1 << node
-        return _Variant(strong, lambda n: graph.weak[n] & DIGIT_NODES[n // 81 + 1] & ends)
-    strong = {}
-    parts = [graph.unit_strong, graph.cell_strong]
-    if kind == "grouped":
-        parts.append(graph.group_strong)
-    for part in parts:
-        for node, links in part.items():
-            strong[node] = strong.get(node, 0) | links
+        strong = dict(graph.unit_strong)
+    elif kind == "xy":
+        strong = dict(graph.cell_strong)
+    else:
+        strong = {}
+        parts = [graph.unit_strong, graph.cell_strong]
+        if kind == "grouped":
+            parts.append(graph.group_strong)
+        for part in parts:
+            for node, links in part.items():
+                strong[node] = strong.get(node, 0) | links
+    ends = 0
+    for node in strong:
+        ends |= 1 << node
     grouped = kind == "grouped"
-    return _Variant(strong, lambda n: graph.weak_of(n, grouped))
+    weak = {}
+    for node in strong:
+        links = graph.weak_of(node, grouped) & ends
+        if kind in ("x", "xy"):
+            links &= DIGIT_NODES[node // 81 + 1]
+        weak[node] = links
+    return strong, weak
 
 
 @dataclass
@@ -227,31 +228,48 @@ class Chain:
     loop: bool
 
 
+@dataclass
+class _Found:
+    """A deduction seen by the search before its chain is traced: `a` false makes `b` true."""
+
+    a: int
+    b: int
+    level: int
+    loop: bool
+    placements: tuple[Candidate, ...]
+    targets: int
+    """The eliminated nodes of an open chain (a loop's are known once traced)."""
+    at_ends: bool
+    """True when the deduction lands in an end cell (a discontinuous nice loop)."""
+
+
+_LOOP_KINDS = ("continuous-nice-loop", "grouped-continuous-nice-loop")
+_END_KINDS = ("discontinuous-nice-loop", "grouped-discontinuous-nice-loop")
+
+
 class _Search:
     """Breadth-first search of one graph variant from every start at once, level by level.
 
     Level k holds, for each start a, the nodes that "a is false" makes true through k strong
     links. Levels are computed when first asked for and kept, so techniques sharing a variant
-    share the work."""
+    share the work; a chain is traced and classified only when a technique wants its kind."""
 
     def __init__(self, graph: Graph, kind: str) -> None:
         self.graph = graph
         self.kind = kind
-        self.variant = _variant(graph, kind)
-        with_strong = 0
-        for node in self.variant.strong:
-            with_strong |= 1 << node
-        self.with_strong = with_strong
-        self.starts = sorted(self.variant.strong)
+        self.grouped = kind == "grouped"
+        self.strong, self.weak = _variant(graph, kind)
+        self.starts = sorted(self.strong)
         self.on_seen = dict.fromkeys(self.starts, 0)
         self.off_seen = {a: 1 << a for a in self.starts}
-        self.off_levels = {a: [1 << a] for a in self.starts}
+        self.fronts = {a: 1 << a for a in self.starts}
+        self.off_levels: dict[int, list[int]] = {a: [1 << a] for a in self.starts}
         self.on_levels: dict[int, list[int]] = {a: [] for a in self.starts}
-        self.found: list[list[Chain]] = []
+        self.found: list[list[_Found]] = []
         self.seen_results: set[tuple[str, tuple[Candidate, ...], tuple[Candidate, ...]]] = set()
 
-    def chains(self, level: int) -> list[Chain] | None:
-        """The chains with `level` strong links (level 1 is the first), or None past the end."""
+    def level(self, level: int) -> list[_Found] | None:
+        """The deductions of chains with `level` strong links, or None past the end."""
         while len(self.found) < level:
             if not self._expand():
                 return None
@@ -260,81 +278,97 @@ class _Search:
     def _expand(self) -> bool:
         if len(self.found) >= MAX_LEVEL:
             return False
-        strong = self.variant.strong
-        weak = self.variant.weak
-        with_strong = self.with_strong
-        grew = False
+        strong, weak = self.strong, self.weak
         level = len(self.found) + 1
-        chains: list[Chain] = []
+        found: list[_Found] = []
+        grew = False
         for a in self.starts:
-            front = self.off_levels[a][-1] if len(self.off_levels[a]) == level else 0
+            front = self.fronts[a]
+            if not front:
+                self.on_levels[a].append(0)
+                continue
             new_on = 0
-            for node in _bits(front):
-                new_on |= strong[node]
+            while front:
+                low = front & -front
+                new_on |= strong[low.bit_length() - 1]
+                front ^= low
             new_on &= ~self.on_seen[a]
             self.on_levels[a].append(new_on)
             if not new_on:
+                self.fronts[a] = 0
                 continue
             grew = True
             self.on_seen[a] |= new_on
             new_off = 0
-            for node in _bits(new_on):
-                new_off |= weak(node)
-            new_off &= with_strong & ~self.off_seen[a]
+            ons = new_on
+            while ons:
+                low = ons & -ons
+                new_off |= weak[low.bit_length() - 1]
+                ons ^= low
+            new_off &= ~self.off_seen[a]
             self.off_seen[a] |= new_off
             self.off_levels[a].append(new_off)
+            self.fronts[a] = new_off
             if level >= 2:
-                chains.extend(self._judge(a, new_on, level))
-        self.found.append(chains)
+                self._judge(a, new_on, level, found)
+        self.found.append(found)
         return grew
 
-    def _judge(self, a: int, ends: int, level: int) -> Iterator[Chain]:
-        """The chains from `a` (false) to each of `ends` (true) that prove something."""
+    def _judge(self, a: int, ends: int, level: int, found: list[_Found]) -> None:
+        """Record what each chain from `a` (false) to one of `ends` (true) proves."""
         graph = self.graph
-        grouped = self.kind == "grouped"
+        grouped = self.grouped
         weak_a = graph.weak_of(a, grouped)
-        for b in _bits(ends):
-            loop = False
-            placements: tuple[Candidate, ...] = ()
+        a_cells = graph.node_cells(a)
+        while ends:
+            low = ends & -ends
+            ends ^= low
+            b = low.bit_length() - 1
             if b == a:
-                nodes = self._path(a, b, level)
-                if a < 729:
-                    placements = ((a % 81, a // 81 + 1),)
-                    eliminations: tuple[Candidate, ...] = ()
-                else:
-                    eliminations = _candidates(weak_a & SINGLES)
-            elif weak_a >> b & 1:
-                loop = True
-                nodes = self._path(a, b, level)
-                targets = 0
-                cycle = [*nodes, a]
-                for i in range(1, len(cycle) - 1, 2):
-                    x, y = cycle[i], cycle[i + 1]
-                    targets |= graph.weak_of(x, grouped) & graph.weak_of(y, grouped)
-                for node in nodes:
-                    targets &= ~(1 << node)
-                eliminations = _candidates(targets & SINGLES)
+                placements = ((a % 81, a // 81 + 1),) if a < 729 else ()
+                targets = 0 if a < 729 else weak_a & SINGLES
+                found.append(_Found(a, b, level, False, placements, targets, True))
+            elif weak_a & low:
+                found.append(_Found(a, b, level, True, (), 0, False))
             else:
-                targets = weak_a & graph.weak_of(b, grouped) & SINGLES & ~(1 << a) & ~(1 << b)
-                if not targets:
-                    continue
-                nodes = self._path(a, b, level)
-                eliminations = _candidates(targets)
-            if not placements and not eliminations:
-                continue
-            kind = self._classify(nodes, placements, eliminations, loop)
-            if kind is None:
-                continue
-            key = (kind, placements, eliminations)
-            if key in self.seen_results:
-                continue
-            self.seen_results.add(key)
-            yield Chain(kind, nodes, placements, eliminations, loop)
+                targets = weak_a & graph.weak_of(b, grouped) & SINGLES & ~(1 << a) & ~low
+                if targets:
+                    end_cells = a_cells | graph.node_cells(b)
+                    at_ends = any(end_cells >> (n % 81) & 1 for n in _bits(targets))
+                    found.append(_Found(a, b, level, False, (), targets, at_ends))
+
+    def chain(self, item: _Found, kind: str) -> Chain | None:
+        """The chain of `item` when it is an instance of `kind` not yet reported, else None."""
+        if (item.loop != (kind in _LOOP_KINDS)) or (not item.loop and item.at_ends != (
+            kind in _END_KINDS
+        )):
+            return None
+        nodes = self._path(item.a, item.b, item.level)
+        placements = item.placements
+        if item.loop:
+            graph, grouped = self.graph, self.grouped
+            targets = 0
+            cycle = [*nodes, item.a]
+            for i in range(1, len(cycle) - 1, 2):
+                targets |= graph.weak_of(cycle[i], grouped) & graph.weak_of(cycle[i + 1], grouped)
+            for node in nodes:
+                targets &= ~(1 << node)
+            eliminations = _candidates(targets & SINGLES)
+        else:
+            eliminations = _candidates(item.targets)
+        if not placements and not eliminations:
+            return None
+        if self._classify(nodes, item.at_ends, item.loop) != kind:
+            return None
+        key = (kind, placements, eliminations)
+        if key in self.seen_results:
+            return None
+        self.seen_results.add(key)
+        return Chain(kind, nodes, placements, eliminations, item.loop)
 
     def _path(self, a: int, b: int, level: int) -> list[int]:
         """The nodes of a shortest chain from `a` (false) to `b` (true), alternating off, on."""
-        strong = self.variant.strong
-        weak = self.variant.weak
+        strong, weak = self.strong, self.weak
         on_levels, off_levels = self.on_levels[a], self.off_levels[a]
         path = [b]
         current = b
@@ -343,35 +377,28 @@ class _Search:
             path.append(previous)
             if k == 0:
                 break
-            current = next(n for n in _bits(on_levels[k - 1]) if weak(n) >> previous & 1)
+            current = next(n for n in _bits(on_levels[k - 1]) if weak[n] >> previous & 1)
             path.append(current)
         path.reverse()
         return path
 
-    def _classify(
-        self,
-        nodes: list[int],
-        placements: tuple[Candidate, ...],
-        eliminations: tuple[Candidate, ...],
-        loop: bool,
-    ) -> str | None:
+    def _classify(self, nodes: list[int], at_ends: bool, loop: bool) -> str | None:
         grouped = any(n >= 729 for n in nodes)
-        if self.kind == "grouped" and not grouped:
+        if self.grouped and not grouped:
             return None
         prefix = "grouped-" if grouped else ""
         if loop:
             return prefix + "continuous-nice-loop"
-        end_cells = self.graph.node_cells(nodes[0]) | self.graph.node_cells(nodes[-1])
-        if placements or any(end_cells >> cell & 1 for cell, _ in eliminations):
+        if at_ends:
             return prefix + "discontinuous-nice-loop"
         if grouped:
             return "grouped-aic"
         digits = {self.graph.node_digit(n) for n in nodes}
         if len(digits) == 1:
             return "x-chain"
-        if self.kind == "xy" or all(
-            nodes[i] % 81 == nodes[i + 1] % 81 for i in range(0, len(nodes), 2)
-        ) and self.graph.node_digit(nodes[0]) == self.graph.node_digit(nodes[-1]):
+        same_ends = self.graph.node_digit(nodes[0]) == self.graph.node_digit(nodes[-1])
+        in_cells = all(nodes[i] % 81 == nodes[i + 1] % 81 for i in range(0, len(nodes), 2))
+        if same_ends and (self.kind == "xy" or in_cells):
             return "xy-chain"
         return "aic"
 
@@ -498,13 +525,13 @@ def _finder(kind: str, variant: str) -> Callable[[CandidateGrid], Iterator[Step]
         search = _search(grid, variant)
         level = 2
         while True:
-            chains = search.chains(level)
-            if chains is None:
+            found = search.level(level)
+            if found is None:
                 return
-            for chain in sorted(
-                (c for c in chains if c.kind == kind), key=lambda c: len(c.nodes)
-            ):
-                yield chain_step(search.graph, chain)
+            for item in found:
+                chain = search.chain(item, kind)
+                if chain is not None:
+                    yield chain_step(search.graph, chain)
             level += 1
 
     find.__doc__ = f"Every {kind} of the state, shortest first."

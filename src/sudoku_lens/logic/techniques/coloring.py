@@ -17,7 +17,7 @@ gives (the two cells of one conjugate pair both seen) are left to the intersecti
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.state import CandidateGrid
@@ -45,8 +45,21 @@ class Cluster:
     seen: tuple[int, int]
     """The cells that see at least one cell of each color."""
     pairs: list[tuple[int, int]]
-    distance: dict[tuple[int, int], int]
-    """Links between two cells of the cluster (shortest path along conjugate pairs)."""
+    partners: dict[int, list[int]]
+    _distances: dict[int, dict[int, int]] = field(default_factory=dict)
+
+    def distance(self, source: int, target: int) -> int:
+        """Conjugate pairs on the shortest path between two cells of the cluster."""
+        if source not in self._distances:
+            dist = {source: 0}
+            queue = [source]
+            for cell in queue:
+                for other in self.partners[cell]:
+                    if other not in dist:
+                        dist[other] = dist[cell] + 1
+                        queue.append(other)
+            self._distances[source] = dist
+        return self._distances[source][target]
 
     @property
     def cells(self) -> int:
@@ -61,12 +74,26 @@ class Cluster:
     def nearest(self, color: int, cell: int, near: int) -> tuple[int, int]:
         """(distance, cell): the cell of `color` seen by `near` closest to `cell`."""
         return min(
-            (self.distance[(cell, c)], c) for c in _cells(self.colors[color] & PEER_SETS[near])
+            (self.distance(cell, c), c) for c in _cells(self.colors[color] & PEER_SETS[near])
         )
 
 
+_cache: dict[object, object] = {"key": None}
+
+
 def clusters(grid: CandidateGrid, digit: int) -> list[Cluster]:
-    """The clusters of `digit` with at least two conjugate pairs."""
+    """The clusters of `digit` with at least two conjugate pairs (kept for the last state, as
+    the four coloring techniques are tried one after another on it)."""
+    key = (tuple(grid.values), tuple(grid.cands))
+    if _cache["key"] != key:
+        _cache.clear()
+        _cache["key"] = key
+    if digit not in _cache:
+        _cache[digit] = _clusters(grid, digit)
+    return _cache[digit]  # type: ignore[return-value]
+
+
+def _clusters(grid: CandidateGrid, digit: int) -> list[Cluster]:
     places = grid.digit_cells[digit]
     partners: dict[int, list[int]] = {}
     pairs: list[tuple[int, int]] = []
@@ -95,17 +122,6 @@ def clusters(grid: CandidateGrid, digit: int) -> list[Cluster]:
         done.update(order)
         if len(order) < 3:
             continue
-        distance = {}
-        for source in order:
-            dist = {source: 0}
-            queue = [source]
-            for cell in queue:
-                for other in partners[cell]:
-                    if other not in dist:
-                        dist[other] = dist[cell] + 1
-                        queue.append(other)
-            for target, steps in dist.items():
-                distance[(source, target)] = steps
         seen = [0, 0]
         for color in (0, 1):
             for cell in _cells(colors[color]):
@@ -117,7 +133,7 @@ def clusters(grid: CandidateGrid, digit: int) -> list[Cluster]:
                 (colors[0], colors[1]),
                 (seen[0], seen[1]),
                 [p for p in pairs if p[0] in members],
-                distance,
+                partners,
             )
         )
     return found
@@ -142,7 +158,7 @@ def simple_colors_trap(grid: CandidateGrid) -> Iterator[Step]:
             proofs = []
             for target in _cells(targets):
                 best = min(
-                    (cluster.distance[(x, y)], x, y)
+                    (cluster.distance(x, y), x, y)
                     for x in _cells(cluster.colors[0] & PEER_SETS[target])
                     for y in _cells(cluster.colors[1] & PEER_SETS[target])
                 )
@@ -190,7 +206,7 @@ def simple_colors_wrap(grid: CandidateGrid) -> Iterator[Step]:
                 a, b = clash
                 yield Step(
                     technique="simple-colors-wrap",
-                    rating=round(BASE + length_bonus(cluster.distance[(a, b)] + 1), 1),
+                    rating=round(BASE + length_bonus(cluster.distance(a, b) + 1), 1),
                     explanation=f"{_colored(cluster)}, one color holds every {digit}; "
                     f"{cell_name(a)} and {cell_name(b)} share a color and a unit, so that "
                     f"color holds no {digit}: {_names(_cells(cells))} cannot be {digit}.",
@@ -269,7 +285,7 @@ def multi_colors_2(grid: CandidateGrid) -> Iterator[Step]:
                     a0, b0 = _bridge_cells(first, i, second, 0)
                     a1, b1 = _bridge_cells(first, i, second, 1)
                     cells = first.colors[i]
-                    nodes = first.distance[(a0, a1)] + second.distance[(b0, b1)] + 2
+                    nodes = first.distance(a0, a1) + second.distance(b0, b1) + 2
                     yield Step(
                         technique="multi-colors-2",
                         rating=round(BASE + 0.1 + length_bonus(nodes), 1),
