@@ -422,8 +422,10 @@ def sue_de_coq(grid: CandidateGrid) -> Iterator[Step]:
     cands = grid.cands
     for box, line, segment in SEGMENTS:
         inside = [c for c in _cells(segment) if cands[c]]
-        line_rest = [c for c in _cells(UNIT_SETS[line] & ~segment) if cands[c]]
-        box_rest = [c for c in _cells(UNIT_SETS[box] & ~segment) if cands[c]]
+        if len(inside) < 2:
+            continue
+        line_subsets = _subsets(cands, [c for c in _cells(UNIT_SETS[line] & ~segment) if cands[c]])
+        box_subsets = _subsets(cands, [c for c in _cells(UNIT_SETS[box] & ~segment) if cands[c]])
         for size in (2, 3):
             for core in combinations(inside, size):
                 core_mask = 0
@@ -432,8 +434,10 @@ def sue_de_coq(grid: CandidateGrid) -> Iterator[Step]:
                 spare = BIT_COUNT[core_mask] - size
                 if spare < 2:
                     continue
-                line_sets = _helpers(cands, line_rest, core_mask)
-                box_sets = _helpers(cands, box_rest, core_mask)
+                line_sets = _helpers(line_subsets, core_mask)
+                if not line_sets:
+                    continue
+                box_sets = _helpers(box_subsets, core_mask)
                 for line_cells, line_mask, line_used in line_sets:
                     for box_cells, box_mask, box_used in box_sets:
                         if line_mask & box_mask or line_used + box_used != spare:
@@ -446,20 +450,32 @@ def sue_de_coq(grid: CandidateGrid) -> Iterator[Step]:
                             yield step
 
 
-def _helpers(
-    cands: list[int], cells: list[int], core_mask: int
-) -> list[tuple[tuple[int, ...], int, int]]:
-    """Sets of up to 3 cells whose digits overlap the core's: (cells, digits, how many core
-    digits they take up), where the take-up is cells minus digits from outside the core."""
+def _subsets(cands: list[int], cells: list[int]) -> list[tuple[tuple[int, ...], int]]:
+    """The sets of one or two of `cells` with their digits (larger helpers are rare and make
+    the search much slower)."""
     found = []
-    for size in (1, 2, 3):
+    for size in (1, 2):
         for chosen in combinations(cells, size):
             mask = 0
             for cell in chosen:
                 mask |= cands[cell]
-            used = size - BIT_COUNT[mask & ~core_mask]
-            if mask & core_mask and used >= 1 and BIT_COUNT[mask & core_mask] >= used:
-                found.append((chosen, mask, used))
+            found.append((chosen, mask))
+    return found
+
+
+def _helpers(
+    subsets: list[tuple[tuple[int, ...], int]], core_mask: int
+) -> list[tuple[tuple[int, ...], int, int]]:
+    """The subsets whose digits overlap the core's: (cells, digits, how many core digits they
+    take up), the take-up being their cells minus their digits from outside the core."""
+    found = []
+    for chosen, mask in subsets:
+        shared = mask & core_mask
+        if not shared:
+            continue
+        used = len(chosen) - BIT_COUNT[mask & ~core_mask]
+        if used >= 1 and BIT_COUNT[shared] >= used:
+            found.append((chosen, mask, used))
     return found
 
 

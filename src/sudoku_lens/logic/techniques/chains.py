@@ -85,6 +85,7 @@ class Graph:
     """Weak links that involve a group."""
     groups: list[tuple[int, int]] = field(default_factory=list)
     """Group node 729 + i is (digit, cell set)."""
+    groups_added: bool = False
 
     @classmethod
     def build(cls, grid: CandidateGrid) -> Graph:
@@ -116,10 +117,13 @@ class Graph:
                     b = (places ^ low).bit_length() - 1 + shift
                     graph.unit_strong[a] = graph.unit_strong.get(a, 0) | 1 << b
                     graph.unit_strong[b] = graph.unit_strong.get(b, 0) | 1 << a
-        graph._add_groups()
         return graph
 
-    def _add_groups(self) -> None:
+    def add_groups(self) -> None:
+        """Add the group nodes and their links (only the grouped techniques need them)."""
+        if self.groups_added:
+            return
+        self.groups_added = True
         dc = self.grid.digit_cells
         group_of: dict[tuple[int, int], int] = {}
         for d in range(1, 10):
@@ -168,18 +172,23 @@ class Graph:
         return links | self.group_weak.get(node, 0) if grouped else links
 
 
+_CUTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    (tuple(segment for _, line, segment in SEGMENTS if line == unit),)
+    if unit < 18
+    else (
+        tuple(segment for box, line, segment in SEGMENTS if box == unit and line < 9),
+        tuple(segment for box, line, segment in SEGMENTS if box == unit and line >= 9),
+    )
+    for unit in range(27)
+)
+"""For each unit, the ways it falls into box-line segments: by boxes for a line, by rows and by
+columns for a box."""
+
+
 def _split(unit: int, places: int) -> Iterator[tuple[int, int]]:
     """The ways `places` (a digit's places in a unit, 3 or more) fall into two box-line parts,
-    each one cell or a whole segment: by boxes for a line, by rows and by columns for a box."""
-    if unit < 18:
-        cuts = [segment for box, line, segment in SEGMENTS if line == unit]
-        ways = [cuts]
-    else:
-        ways = [
-            [segment for box, line, segment in SEGMENTS if box == unit and line < 9],
-            [segment for box, line, segment in SEGMENTS if box == unit and line >= 9],
-        ]
-    for cuts in ways:
+    each one cell or a whole segment."""
+    for cuts in _CUTS[unit]:
         parts = [places & cut for cut in cuts if places & cut]
         if len(parts) == 2:
             yield parts[0], parts[1]
@@ -199,6 +208,7 @@ def _variant(graph: Graph, kind: str) -> tuple[dict[int, int], dict[int, int]]:
         strong = {}
         parts = [graph.unit_strong, graph.cell_strong]
         if kind == "grouped":
+            graph.add_groups()
             parts.append(graph.group_strong)
         for part in parts:
             for node, links in part.items():

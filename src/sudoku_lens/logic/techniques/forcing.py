@@ -30,6 +30,8 @@ DIGITS_OF: tuple[tuple[int, ...], ...] = tuple(
 _UNITS_OF_CELL: tuple[tuple[int, ...], ...] = tuple(
     tuple(u for u in range(27) if UNIT_SETS[u] >> cell & 1) for cell in range(81)
 )
+_SHORTLIST = 4
+"""Contradictions traced to find the shortest (those reached in fewest placements)."""
 _MAX_LISTED = 8
 """Forced singles named in one explanation; longer proofs name the first and last few."""
 
@@ -47,9 +49,12 @@ def _start(grid: CandidateGrid) -> Lists:
 
 def propagate(cands: list[int], dc: list[int], placed: list[int], todo: list[Candidate]) -> int:
     """Place the singles in `todo` and every naked and hidden single they force, in place;
-    the number of placements, or -1 when the rules break (the lists are then left half done)."""
+    the number of placements, or -1 - that number when the rules break (the lists are then
+    left half done).
+    Only the digits whose places changed are searched for hidden singles."""
     count = 0
     while True:
+        dirty = 0
         while todo:
             cell, d = todo.pop()
             mask = cands[cell]
@@ -57,9 +62,10 @@ def propagate(cands: list[int], dc: list[int], placed: list[int], todo: list[Can
             if not mask & bit:
                 if placed[d] >> cell & 1:
                     continue
-                return -1
+                return -1 - count
             cell_bit = 1 << cell
             cands[cell] = 0
+            dirty |= mask
             for e in DIGITS_OF[mask]:
                 dc[e] &= ~cell_bit
             placed[d] |= cell_bit
@@ -76,14 +82,14 @@ def propagate(cands: list[int], dc: list[int], placed: list[int], todo: list[Can
                     cands[peer] = left
                     if not left & (left - 1):
                         if not left:
-                            return -1
+                            return -1 - count
                         todo.append((peer, left.bit_length()))
-        for d in range(1, 10):
+        for d in DIGITS_OF[dirty]:
             cells = dc[d]
             done = placed[d]
             if not cells:
                 if done.bit_count() != 9:
-                    return -1
+                    return -1 - count
                 continue
             for unit in UNIT_SETS:
                 here = cells & unit
@@ -91,7 +97,7 @@ def propagate(cands: list[int], dc: list[int], placed: list[int], todo: list[Can
                     if here:
                         todo.append((here.bit_length() - 1, d))
                     elif not done & unit:
-                        return -1
+                        return -1 - count
         if not todo:
             return count
 
@@ -104,6 +110,8 @@ class _Outcome:
     count: int
     placed: list[int]
     eliminated: list[int]
+    depth: int = 0
+    """For a contradiction, the placements made before it showed."""
 
 
 class _Sweep:
@@ -118,7 +126,7 @@ class _Sweep:
                 cands, dc, placed = cands0[:], dc0[:], placed0[:]
                 count = propagate(cands, dc, placed, [(cell, d)])
                 if count < 0:
-                    self.outcomes[(cell, d)] = _Outcome(-1, [], [])
+                    self.outcomes[(cell, d)] = _Outcome(-1, [], [], -1 - count)
                 else:
                     new = [placed[e] & ~placed0[e] for e in range(10)]
                     gone = [dc0[e] & ~dc[e] & ~placed[e] for e in range(10)]
@@ -325,10 +333,11 @@ def _contradiction_step(
 def contradiction_forcing_chain(grid: CandidateGrid) -> Iterator[Step]:
     """A candidate whose assumption forces singles into a contradiction; shortest first."""
     sweep = _sweep(grid)
-    broken = [c for c, o in sweep.outcomes.items() if o.count < 0]
-    traced = {c: _trace(grid, c) for c in broken}
-    ranked = sorted(broken, key=lambda c: len(_proof(traced[c], traced[c].broken_by)))
-    for candidate in ranked:
+    broken = sorted((o.depth, c) for c, o in sweep.outcomes.items() if o.count < 0)
+    shortlist = [c for _, c in broken[:_SHORTLIST]]
+    traced = {c: _trace(grid, c) for c in shortlist}
+    ranked = sorted(shortlist, key=lambda c: len(_proof(traced[c], traced[c].broken_by)))
+    for candidate in [*ranked, *(c for _, c in broken[_SHORTLIST:])]:
         step = _contradiction_step(grid, candidate, nested=False)
         if step is not None:
             yield step
