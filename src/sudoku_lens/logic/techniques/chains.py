@@ -269,13 +269,22 @@ class _Search:
         self.kind = kind
         self.grouped = kind == "grouped"
         self.strong, self.weak = _variant(graph, kind)
-        self.starts = sorted(self.strong)
-        self.on_seen = dict.fromkeys(self.starts, 0)
-        self.off_seen = {a: 1 << a for a in self.starts}
-        self.fronts = {a: 1 << a for a in self.starts}
-        self.off_levels: dict[int, list[int]] = {a: [1 << a] for a in self.starts}
+        strong = self.strong
+        # From a true node, a weak link then a strong link: the nodes true two links on.
+        self.next_on: dict[int, int] = {}
+        for node, links in self.weak.items():
+            reach = 0
+            while links:
+                low = links & -links
+                reach |= strong[low.bit_length() - 1]
+                links ^= low
+            self.next_on[node] = reach
+        self.starts = sorted(strong)
+        self.on_seen = [0] * len(self.starts)
+        self.fronts = [0] * len(self.starts)
         self.on_levels: dict[int, list[int]] = {a: [] for a in self.starts}
         self.found: list[list[_Found]] = []
+        self.reach: dict[int, int] = {}
         self.seen_results: set[tuple[str, tuple[Candidate, ...], tuple[Candidate, ...]]] = set()
 
     def level(self, level: int) -> list[_Found] | None:
@@ -288,37 +297,27 @@ class _Search:
     def _expand(self) -> bool:
         if len(self.found) >= MAX_LEVEL:
             return False
-        strong, weak = self.strong, self.weak
         level = len(self.found) + 1
         found: list[_Found] = []
         grew = False
-        for a in self.starts:
-            front = self.fronts[a]
-            if not front:
-                self.on_levels[a].append(0)
-                continue
-            new_on = 0
-            while front:
-                low = front & -front
-                new_on |= strong[low.bit_length() - 1]
-                front ^= low
-            new_on &= ~self.on_seen[a]
+        next_on, on_seen, fronts = self.next_on, self.on_seen, self.fronts
+        for i, a in enumerate(self.starts):
+            if level == 1:
+                new_on = self.strong[a]
+            else:
+                front = fronts[i]
+                new_on = 0
+                while front:
+                    low = front & -front
+                    new_on |= next_on[low.bit_length() - 1]
+                    front ^= low
+                new_on &= ~on_seen[i]
             self.on_levels[a].append(new_on)
+            fronts[i] = new_on
             if not new_on:
-                self.fronts[a] = 0
                 continue
             grew = True
-            self.on_seen[a] |= new_on
-            new_off = 0
-            ons = new_on
-            while ons:
-                low = ons & -ons
-                new_off |= weak[low.bit_length() - 1]
-                ons ^= low
-            new_off &= ~self.off_seen[a]
-            self.off_seen[a] |= new_off
-            self.off_levels[a].append(new_off)
-            self.fronts[a] = new_off
+            on_seen[i] |= new_on
             if level >= 2:
                 self._judge(a, new_on, level, found)
         self.found.append(found)
@@ -329,6 +328,15 @@ class _Search:
         graph = self.graph
         grouped = self.grouped
         weak_a = graph.weak_of(a, grouped)
+        reach = self.reach.get(a)
+        if reach is None:
+            # The nodes that share a weakly linked candidate with `a` (weak links are mutual):
+            # only a chain ending at one of them (or at `a`, or closing on it) proves anything.
+            reach = weak_a | 1 << a
+            for target in _bits(weak_a & SINGLES):
+                reach |= graph.weak_of(target, grouped)
+            self.reach[a] = reach
+        ends &= reach
         a_cells = graph.node_cells(a)
         while ends:
             low = ends & -ends
@@ -378,17 +386,16 @@ class _Search:
 
     def _path(self, a: int, b: int, level: int) -> list[int]:
         """The nodes of a shortest chain from `a` (false) to `b` (true), alternating off, on."""
-        strong, weak = self.strong, self.weak
-        on_levels, off_levels = self.on_levels[a], self.off_levels[a]
+        strong, weak, next_on = self.strong, self.weak, self.next_on
+        on_levels = self.on_levels[a]
         path = [b]
         current = b
-        for k in range(level - 1, -1, -1):
-            previous = next(n for n in _bits(off_levels[k]) if strong[n] >> current & 1)
-            path.append(previous)
-            if k == 0:
-                break
-            current = next(n for n in _bits(on_levels[k - 1]) if weak[n] >> previous & 1)
-            path.append(current)
+        for k in range(level - 1, 0, -1):
+            on = next(n for n in _bits(on_levels[k - 1]) if next_on[n] >> current & 1)
+            off = next(p for p in _bits(weak[on]) if strong[p] >> current & 1)
+            path += [off, on]
+            current = on
+        path.append(a)
         path.reverse()
         return path
 
@@ -492,8 +499,9 @@ def chain_step(graph: Graph, chain: Chain) -> Step:
             f"loop closes and each of its weak links holds exactly one true candidate: "
             f"{_eliminated(chain.eliminations)}."
         )
-    elif chain.placements:
-        conclusion = f"; the assumption refutes itself, so {_says(graph, first, True)}."
+    elif first == last:
+        then = f": {_eliminated(chain.eliminations)}" if chain.eliminations else ""
+        conclusion = f"; the assumption refutes itself, so {_says(graph, first, True)}{then}."
     else:
         conclusion = (
             f"; so {_says(graph, first, True)} or {_says(graph, last, True)}, and "
