@@ -111,15 +111,6 @@ def _make(cands: list[int], unit: int, cells: int, mask: int) -> Als:
     return Als(cells, mask, unit, tuple(holders), tuple(seers))
 
 
-def _rcc(a: Als, b: Als) -> list[int]:
-    """The restricted common candidates of two ALS without common cells."""
-    if a.cells & b.cells:
-        return []
-    return [
-        x for x in _digits(a.mask & b.mask) if not b.holders[x] & ~a.seers[x]
-    ]
-
-
 @dataclass
 class _Index:
     """The ALS of a state and their RCCs (computed once per state)."""
@@ -137,21 +128,27 @@ def _index(grid: CandidateGrid) -> _Index:
     key = (tuple(grid.values), tuple(grid.cands))
     if _cache["key"] != key:
         sets = gather(grid)
-        # For each digit: the ALS holding it, grouped by the cells that hold it.
-        by_holders: dict[int, dict[int, list[tuple[int, int]]]] = {d: {} for d in range(1, 10)}
+        # For each digit and cell: the ALS whose first cell holding the digit is that cell,
+        # grouped by all their cells holding it.
+        by_first: list[dict[int, dict[int, list[tuple[int, int]]]]] = [{} for _ in range(10)]
         for i, als in enumerate(sets):
             for d in _digits(als.mask):
-                by_holders[d].setdefault(als.holders[d], []).append((i, als.cells))
+                holders = als.holders[d]
+                first = (holders & -holders).bit_length() - 1
+                groups = by_first[d].setdefault(first, {})
+                groups.setdefault(holders, []).append((i, als.cells))
         links: dict[int, list[tuple[int, int]]] = {i: [] for i in range(len(sets))}
+        digit_cells = grid.digit_cells
         for i, a in enumerate(sets):
             mine = links[i]
             own = a.cells
             for x in _digits(a.mask):
                 reach = a.seers[x]
-                for holders, members in by_holders[x].items():
-                    if holders & ~reach:
-                        continue
-                    mine.extend((j, x) for j, cells in members if not cells & own)
+                starts = by_first[x]
+                for first in _cells(reach & digit_cells[x]):
+                    for holders, members in starts.get(first, {}).items():
+                        if not holders & ~reach:
+                            mine.extend((j, x) for j, cells in members if not cells & own)
         _cache["key"] = key
         _cache["index"] = _Index(grid, sets, links)
     return _cache["index"]  # type: ignore[return-value]
@@ -209,14 +206,14 @@ def _step(
         cells=tuple(dict.fromkeys(cells)),
         candidates=tuple(
             (cell, d) for als in group for cell in _cells(als.cells) for d in _digits(
-                grid_mask(als, cell)
+                _cell_mask(als, cell)
             )
         ),
         units=tuple(dict.fromkeys(als.unit for als in group)),
     )
 
 
-def grid_mask(als: Als, cell: int) -> int:
+def _cell_mask(als: Als, cell: int) -> int:
     """The candidates of an ALS cell (from its holders)."""
     return sum(1 << (d - 1) for d in range(1, 10) if als.holders[d] >> cell & 1)
 

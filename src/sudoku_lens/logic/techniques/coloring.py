@@ -65,9 +65,6 @@ class Cluster:
     def cells(self) -> int:
         return self.colors[0] | self.colors[1]
 
-    def color_of(self, cell: int) -> int:
-        return 0 if self.colors[0] >> cell & 1 else 1
-
     def links(self) -> tuple[Link, ...]:
         return tuple(Link((a, self.digit), (b, self.digit), True) for a, b in self.pairs)
 
