@@ -221,6 +221,31 @@ def test_grouped_continuous_nice_loop() -> None:
     assert eliminated(step) == expected
 
 
+def test_searches_kept_per_state_follow_the_state_not_the_object() -> None:
+    # The chain search of a state is kept for the techniques tried after one another on it;
+    # changing the grid object afterwards must not leak into a search of an equal state.
+    box1 = {"r1c1", "r1c2", "r3c3"}
+    cells = [n for n in digit_only({"r1": [1, 2, 8], "c8": [1, 7]})
+             if not (n[1] in "123" and n[3] in "123") or n in box1]
+    grid = state({5: cells})
+    original = grid.copy()
+    assert next_step(grid, only="aic") is None
+    grid.eliminate(cell("r3c3"), 5)
+    grid.eliminate(cell("r1c8"), 5)
+    assert eliminated(next_step(original, only="grouped-aic")) == digit_elims(5, "r7c3")
+
+
+def test_finding_steps_leaves_the_grid_alone() -> None:
+    grid = CandidateGrid.from_puzzle(BUNDLED[0])
+    for step in explain(grid).steps[:40]:
+        grid.apply(step)
+    before = (grid.values[:], grid.cands[:], grid.digit_cells[:])
+    for name in MY_TECHNIQUES[:-1]:
+        for _ in all_steps(grid, only=name):
+            pass
+    assert (grid.values, grid.cands, grid.digit_cells) == before
+
+
 # Almost locked sets.
 
 

@@ -89,7 +89,7 @@ class Graph:
 
     @classmethod
     def build(cls, grid: CandidateGrid) -> Graph:
-        graph = cls(grid)
+        graph = cls(grid.copy())  # kept: the group nodes are added later, when asked for
         cands, dc = grid.cands, grid.digit_cells
         weak = graph.weak
         for cell in range(81):
