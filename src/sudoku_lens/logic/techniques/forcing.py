@@ -330,16 +330,50 @@ def _contradiction_step(
     )
 
 
+_pending: list[Candidate] = []
+"""Contradictions found by the last sweep and not yet used. Removing candidates only adds to
+what an assumption forces, so they still break the rules in the states that follow from that
+sweep's state: they are tried there (traced again, which proves them anew) before a new sweep is
+paid for."""
+_pending_from: list[tuple[int, int]] = []
+"""The (digit, candidate mask) of each cell of the state the pending contradictions come from."""
+
+
+def _follows(grid: CandidateGrid, before: list[tuple[int, int]]) -> bool:
+    """True when `grid` follows from the state `before`: it keeps that state's digits and has
+    no candidate that state lacked."""
+    return len(before) == 81 and all(
+        (not old_value or value == old_value) and not mask & ~old_mask
+        for value, mask, (old_value, old_mask) in zip(
+            grid.values, grid.cands, before, strict=True
+        )
+    )
+
+
 def contradiction_forcing_chain(grid: CandidateGrid) -> Iterator[Step]:
-    """A candidate whose assumption forces singles into a contradiction; shortest first."""
+    """A candidate whose assumption forces singles into a contradiction; shortest first (or,
+    right after an earlier contradiction step, one that the same sweep found)."""
+    yielded: set[Candidate] = set()
+    if not _follows(grid, _pending_from):
+        _pending.clear()
+    while _pending:
+        cell, digit = _pending.pop(0)
+        if grid.cands[cell] >> (digit - 1) & 1:
+            step = _contradiction_step(grid, (cell, digit), nested=False)
+            if step is not None:
+                yielded.add((cell, digit))
+                yield step
     sweep = _sweep(grid)
     broken = sorted((o.depth, c) for c, o in sweep.outcomes.items() if o.count < 0)
     shortlist = [c for _, c in broken[:_SHORTLIST]]
     traced = {c: _trace(grid, c) for c in shortlist}
     ranked = sorted(shortlist, key=lambda c: len(_proof(traced[c], traced[c].broken_by)))
-    for candidate in [*ranked, *(c for _, c in broken[_SHORTLIST:])]:
+    order = [c for c in [*ranked, *(c for _, c in broken[_SHORTLIST:])] if c not in yielded]
+    for k, candidate in enumerate(order):
         step = _contradiction_step(grid, candidate, nested=False)
         if step is not None:
+            _pending[:] = order[k + 1 :]
+            _pending_from[:] = zip(grid.values, grid.cands, strict=True)
             yield step
 
 
