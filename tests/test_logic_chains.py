@@ -298,7 +298,17 @@ def test_contradiction_forcing_chain() -> None:
     first = next_step(grid, only="contradiction-forcing-chain")
     assert first.eliminations == ((1, 4),)
     assert "r1c3 would have no candidate left" in first.explanation
+    assert first.rating == 8.5  # several digits: a dynamic forcing chain
     assert union(grid, "contradiction-forcing-chain") == {(1, 4), (0, 3)}
+
+
+def test_contradiction_through_one_digit_is_a_nishio() -> None:
+    # The 5s of row 1 are r1c4 and r1c6: a 5 anywhere else in box 2 leaves row 1 without one.
+    grid = state({5: digit_only({"r1": [4, 6]})})
+    first = next_step(grid, only="contradiction-forcing-chain")
+    assert first.rating == 7.5 and "row 1 would have no place left for a 5" in first.explanation
+    box = [f"r{r}c{c}" for r in (2, 3) for c in (4, 5, 6)]
+    assert union(grid, "contradiction-forcing-chain") == digit_elims(5, *box)
 
 
 def test_cell_forcing_chain() -> None:

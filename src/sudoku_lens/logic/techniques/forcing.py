@@ -30,6 +30,14 @@ DIGITS_OF: tuple[tuple[int, ...], ...] = tuple(
 _UNITS_OF_CELL: tuple[tuple[int, ...], ...] = tuple(
     tuple(u for u in range(27) if UNIT_SETS[u] >> cell & 1) for cell in range(81)
 )
+NISHIO_RATING = 7.5
+"""A contradiction reached through one digit only (Sudoku Explainer's Nishio forcing chain)."""
+DYNAMIC_RATING = 8.5
+"""A contradiction reached through several digits (a dynamic forcing chain)."""
+BRANCHES_RATING = 8.0
+"""Cell and unit forcing chains (Sudoku Explainer's multiple forcing chains)."""
+NESTED_RATING = 9.5
+"""A contradiction that needs forcing chains inside the assumption (nested forcing chains)."""
 _SHORTLIST = 4
 """Contradictions traced to find the shortest (those reached in fewest placements)."""
 _MAX_LISTED = 8
@@ -160,6 +168,8 @@ class _Trace:
     broken: str = ""
     """The contradiction reached, in words ("" when none)."""
     broken_by: tuple[Candidate | None, ...] = ()
+    broken_digit: int = 0
+    """The digit the contradiction is about (0 for a cell left without candidates)."""
 
 
 def _trace(grid: CandidateGrid, assumption: Candidate, nested: bool = False) -> _Trace:
@@ -177,6 +187,7 @@ def _trace(grid: CandidateGrid, assumption: Candidate, nested: bool = False) -> 
             if not cands[cell] >> (d - 1) & 1:
                 trace.broken = f"{cell_name(cell)} could not be {d} as forced"
                 trace.broken_by = ((cell, d), removed_by.get((cell, d)))
+                trace.broken_digit = d
                 return trace
             mask = cands[cell]
             cands[cell] = 0
@@ -214,6 +225,7 @@ def _trace(grid: CandidateGrid, assumption: Candidate, nested: bool = False) -> 
                         todo.append(single)
                 elif not placed[d] & unit_cells:
                     trace.broken = f"{unit_name(unit)} would have no place left for {a_digit(d)}"
+                    trace.broken_digit = d
                     trace.broken_by = tuple(
                         removed_by.get((other, d)) for other in _cells(unit_cells)
                     )
@@ -314,9 +326,13 @@ def _contradiction_step(
         proof = [assumption, *proof]
     singles = _singles_phrase(proof)
     then = f"then {singles} and " if singles else "then "
-    name, base = ("nested-forcing-chain", 9.5) if nested else ("contradiction-forcing-chain", 7.5)
-    inner = " (some candidates ruled out on the way by forcing chains of their own)"
-    if not nested:
+    if nested:
+        name, base = "nested-forcing-chain", NESTED_RATING
+        inner = " (some candidates ruled out on the way by forcing chains of their own)"
+    else:
+        # One digit throughout is Sudoku Explainer's Nishio; other digits make it dynamic.
+        one_digit = trace.broken_digit == digit and all(d == digit for _, d in proof)
+        name, base = "contradiction-forcing-chain", NISHIO_RATING if one_digit else DYNAMIC_RATING
         inner = ""
     return Step(
         technique=name,
@@ -429,7 +445,7 @@ def _branches_step(
     via = f" (with {cell_name(shortest[0][0])}={shortest[0][1]}: {example})" if example else ""
     return Step(
         technique=technique_name,
-        rating=round(8.0 + length_bonus(nodes + 1), 1),
+        rating=round(BRANCHES_RATING + length_bonus(nodes + 1), 1),
         explanation=f"{premise}, and each choice leads by singles to {_join(being)}{via}, "
         f"so {_join(facts)}.",
         placements=tuple(placements),
@@ -542,8 +558,8 @@ def _nested_breaks(
 
 
 TECHNIQUES = [
-    Technique("contradiction-forcing-chain", 7.5, contradiction_forcing_chain),
-    Technique("cell-forcing-chain", 8.0, cell_forcing_chain),
-    Technique("unit-forcing-chain", 8.0, unit_forcing_chain),
-    Technique("nested-forcing-chain", 9.5, nested_forcing_chain),
+    Technique("contradiction-forcing-chain", NISHIO_RATING, contradiction_forcing_chain),
+    Technique("cell-forcing-chain", BRANCHES_RATING, cell_forcing_chain),
+    Technique("unit-forcing-chain", BRANCHES_RATING, unit_forcing_chain),
+    Technique("nested-forcing-chain", NESTED_RATING, nested_forcing_chain),
 ]
