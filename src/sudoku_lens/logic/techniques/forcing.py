@@ -511,7 +511,8 @@ def unit_forcing_chain(grid: CandidateGrid) -> Iterator[Step]:
             continue
         result = _useful(grid, _common(outcomes))
         if result[0] or result[1]:
-            where = ", ".join(cell_name(c) for c, _ in branches)
+            names = [cell_name(c) for c, _ in branches]
+            where = ", ".join(names[:-1]) + f" or {names[-1]}"
             yield _branches_step(
                 grid, "unit-forcing-chain", branches,
                 f"{a_digit(d).capitalize()} goes in {unit_name(unit)} at {where}",
