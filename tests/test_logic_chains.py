@@ -7,6 +7,7 @@ to the pattern, so that no other strong link exists: the pattern is the only ded
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -408,6 +409,13 @@ def test_relabelled_and_transposed_puzzles_explained_soundly(perm: list[int], fl
     if flip:
         puzzle = "".join(puzzle[c * 9 + r] for r in range(9) for c in range(9))
     check_explanation("".join("0" if ch == "0" else str(perm[int(ch) - 1]) for ch in puzzle))
+
+
+def test_threads_solving_at_once_keep_their_own_searches() -> None:
+    # The web app may explain several puzzles at once in threads: what a technique keeps about
+    # the last state it saw must not be shared between them.
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(check_explanation, BUNDLED * 2))
 
 
 def shared_sample(name: str, count: int) -> list[str]:

@@ -29,6 +29,7 @@ from itertools import combinations
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Step
+from sudoku_lens.logic.techniques._kept import kept, state_key
 from sudoku_lens.logic.techniques.chains import SEGMENTS, length_bonus
 from sudoku_lens.logic.units import BIT_COUNT, PEER_SETS, UNIT_SETS, UNITS, cell_name
 
@@ -121,12 +122,9 @@ class _Index:
     """For ALS i, (j, x): ALS j shares the RCC x with it."""
 
 
-_cache: dict[str, object] = {"key": None}
-
-
 def _index(grid: CandidateGrid) -> _Index:
-    key = (tuple(grid.values), tuple(grid.cands))
-    if _cache["key"] != key:
+    store = kept("als", state_key(grid))
+    if "index" not in store:
         sets = gather(grid)
         # For each digit and cell: the ALS whose first cell holding the digit is that cell,
         # grouped by all their cells holding it.
@@ -149,9 +147,8 @@ def _index(grid: CandidateGrid) -> _Index:
                     for holders, members in starts.get(first, {}).items():
                         if not holders & ~reach:
                             mine.extend((j, x) for j, cells in members if not cells & own)
-        _cache["key"] = key
-        _cache["index"] = _Index(grid, sets, links)
-    return _cache["index"]  # type: ignore[return-value]
+        store["index"] = _Index(grid, sets, links)
+    return store["index"]  # type: ignore[return-value]
 
 
 def _targets(grid: CandidateGrid, z: int, group: list[Als]) -> int:

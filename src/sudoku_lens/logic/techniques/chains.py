@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Candidate, Link, Step
+from sudoku_lens.logic.techniques._kept import kept, state_key
 from sudoku_lens.logic.units import COL, PEER_SETS, ROW, UNIT_SETS, cell_name
 
 SINGLES = (1 << 729) - 1
@@ -424,20 +425,15 @@ def _candidates(nodes: int) -> tuple[Candidate, ...]:
     return tuple(sorted((n % 81, n // 81 + 1) for n in _bits(nodes)))
 
 
-_cache: dict[str, object] = {"key": None}
-
-
 def _search(grid: CandidateGrid, kind: str) -> _Search:
-    """The search of one variant of the state's graph, shared by the techniques (the last state
-    is kept: techniques are tried one after another on the same state)."""
-    key = (tuple(grid.values), tuple(grid.cands))
-    if _cache["key"] != key:
-        _cache.clear()
-        _cache["key"] = key
-        _cache["graph"] = Graph.build(grid)
-    if kind not in _cache:
-        _cache[kind] = _Search(_cache["graph"], kind)  # type: ignore[arg-type]
-    return _cache[kind]  # type: ignore[return-value]
+    """The search of one variant of the state's graph, shared by the techniques (kept for the
+    last state: techniques are tried one after another on the same state)."""
+    store = kept("chains", state_key(grid))
+    if "graph" not in store:
+        store["graph"] = Graph.build(grid)
+    if kind not in store:
+        store[kind] = _Search(store["graph"], kind)  # type: ignore[arg-type]
+    return store[kind]  # type: ignore[return-value]
 
 
 # Steps: ratings and sentences.

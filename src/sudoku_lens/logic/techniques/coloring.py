@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Link, Step, a_digit
+from sudoku_lens.logic.techniques._kept import kept, state_key
 from sudoku_lens.logic.techniques.chains import length_bonus
 from sudoku_lens.logic.units import PEER_SETS, UNIT_SETS, cell_name
 
@@ -75,19 +76,13 @@ class Cluster:
         )
 
 
-_cache: dict[object, object] = {"key": None}
-
-
 def clusters(grid: CandidateGrid, digit: int) -> list[Cluster]:
     """The clusters of `digit` with at least two conjugate pairs (kept for the last state, as
     the four coloring techniques are tried one after another on it)."""
-    key = (tuple(grid.values), tuple(grid.cands))
-    if _cache["key"] != key:
-        _cache.clear()
-        _cache["key"] = key
-    if digit not in _cache:
-        _cache[digit] = _clusters(grid, digit)
-    return _cache[digit]  # type: ignore[return-value]
+    store = kept("coloring", state_key(grid))
+    if digit not in store:
+        store[digit] = _clusters(grid, digit)
+    return store[digit]  # type: ignore[return-value]
 
 
 def _clusters(grid: CandidateGrid, digit: int) -> list[Cluster]:

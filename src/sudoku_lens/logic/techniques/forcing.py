@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Candidate, Link, Step, a_digit
+from sudoku_lens.logic.techniques._kept import kept, state_key
 from sudoku_lens.logic.techniques.chains import length_bonus
 from sudoku_lens.logic.units import PEER_SETS, UNIT_SETS, cell_name, unit_name
 
@@ -141,15 +142,11 @@ class _Sweep:
                     self.outcomes[(cell, d)] = _Outcome(count, new, gone)
 
 
-_cache: dict[str, object] = {}
-
-
 def _sweep(grid: CandidateGrid) -> _Sweep:
-    key = (tuple(grid.values), tuple(grid.cands))
-    if _cache.get("key") != key:
-        _cache["key"] = key
-        _cache["sweep"] = _Sweep(grid)
-    return _cache["sweep"]  # type: ignore[return-value]
+    store = kept("forcing", state_key(grid))
+    if "sweep" not in store:
+        store["sweep"] = _Sweep(grid)
+    return store["sweep"]  # type: ignore[return-value]
 
 
 # Tracing: the singles one assumption forces, each with the placements it rests on.
@@ -346,13 +343,15 @@ def _contradiction_step(
     )
 
 
-_pending: list[Candidate] = []
-"""Contradictions found by the last sweep and not yet used. Removing candidates only adds to
-what an assumption forces, so they still break the rules in the states that follow from that
-sweep's state: they are tried there (traced again, which proves them anew) before a new sweep is
-paid for."""
-_pending_from: list[tuple[int, int]] = []
-"""The (digit, candidate mask) of each cell of the state the pending contradictions come from."""
+def _pending() -> tuple[list[Candidate], list[tuple[int, int]]]:
+    """The contradictions found by the last sweep and not yet used, and the (digit, candidate
+    mask) of each cell of the state they come from. Removing candidates only adds to what an
+    assumption forces, so they still break the rules in the states that follow from that one:
+    they are tried there (traced again, which proves them anew) before a new sweep is paid for."""
+    store = kept("forcing-pending", None)
+    if "pending" not in store:
+        store["pending"] = ([], [])
+    return store["pending"]  # type: ignore[return-value]
 
 
 def _follows(grid: CandidateGrid, before: list[tuple[int, int]]) -> bool:
@@ -370,10 +369,11 @@ def contradiction_forcing_chain(grid: CandidateGrid) -> Iterator[Step]:
     """A candidate whose assumption forces singles into a contradiction; shortest first (or,
     right after an earlier contradiction step, one that the same sweep found)."""
     yielded: set[Candidate] = set()
-    if not _follows(grid, _pending_from):
-        _pending.clear()
-    while _pending:
-        cell, digit = _pending.pop(0)
+    pending, pending_from = _pending()
+    if not _follows(grid, pending_from):
+        pending.clear()
+    while pending:
+        cell, digit = pending.pop(0)
         if grid.cands[cell] >> (digit - 1) & 1:
             step = _contradiction_step(grid, (cell, digit), nested=False)
             if step is not None:
@@ -388,8 +388,8 @@ def contradiction_forcing_chain(grid: CandidateGrid) -> Iterator[Step]:
     for k, candidate in enumerate(order):
         step = _contradiction_step(grid, candidate, nested=False)
         if step is not None:
-            _pending[:] = order[k + 1 :]
-            _pending_from[:] = zip(grid.values, grid.cands, strict=True)
+            pending[:] = order[k + 1 :]
+            pending_from[:] = zip(grid.values, grid.cands, strict=True)
             yield step
 
 
