@@ -1,0 +1,1 @@
+"""One module per family of techniques; each exports `TECHNIQUES` (see `logic.catalog`)."""

@@ -1,0 +1,573 @@
+"""Chains and loops of alternating strong and weak links between candidates.
+
+A strong link joins two candidates of which at least one is true (the two candidates of a
+bivalue cell, the two places of a digit in a unit); a weak link joins two of which at most one is
+true (two digits of one cell, one digit in two cells that share a unit). An alternating inference
+chain (AIC) that starts and ends with strong links proves that one of its two ends is true: any
+candidate weakly linked to both ends is false. Closed into a loop, every weak link of the loop
+becomes strong. Grouped chains also link the cells of one digit in a box-line intersection as one
+node ("the 5 of box 1 is in r1c12").
+
+The link graph of a state is built once and searched breadth first from every start at once, level
+by level, so the shortest chains come first and a search for the first step stops early. Each
+technique is a filter over the chains of one graph variant:
+
+- x-chain: one digit, strong links in units;            - xy-chain: strong links in bivalue cells;
+- continuous-nice-loop, discontinuous-nice-loop, aic: every candidate and link;
+- grouped-continuous-nice-loop, grouped-discontinuous-nice-loop, grouped-aic: with group nodes.
+
+A chain whose deduction lands in one of its end cells (a placement, or a digit removed from an end
+cell) is a discontinuous nice loop, as the solving community reads it.
+
+Node numbering: candidate (cell, digit) is node `(digit - 1) * 81 + cell`, so the cell set of a
+digit shifts straight into a node set; group nodes follow from 729 on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from sudoku_lens.logic.catalog import Technique
+from sudoku_lens.logic.state import CandidateGrid
+from sudoku_lens.logic.step import Candidate, Link, Step
+from sudoku_lens.logic.techniques._kept import kept, state_key
+from sudoku_lens.logic.units import COL, PEER_SETS, ROW, UNIT_SETS, cell_name
+
+SINGLES = (1 << 729) - 1
+"""The node set of every (cell, digit) node."""
+DIGIT_NODES = tuple(0 if d == 0 else ((1 << 81) - 1) << (d - 1) * 81 for d in range(10))
+SEGMENTS: tuple[tuple[int, int, int], ...] = tuple(
+    (box, line, UNIT_SETS[box] & UNIT_SETS[line])
+    for box in range(18, 27)
+    for line in range(18)
+    if UNIT_SETS[box] & UNIT_SETS[line]
+)
+"""The 54 box-line intersections: (box unit, line unit, cell set)."""
+MAX_LEVEL = 10
+"""Longest chain searched, in strong links (20 nodes): longer ones are left to forcing chains."""
+
+
+def length_bonus(nodes: int) -> float:
+    """Sudoku Explainer's rating bonus for a chain of `nodes` nodes: +0.1 each time the length
+    passes 4, 6, 8, 12, 16, 24, 32, ..."""
+    added = 0.0
+    ceiling = 4
+    length = nodes - 2
+    odd = False
+    while length > ceiling:
+        added += 0.1
+        ceiling = ceiling * 3 // 2 if not odd else ceiling * 4 // 3
+        odd = not odd
+    return round(added, 1)
+
+
+def _bits(nodes: int) -> Iterator[int]:
+    while nodes:
+        low = nodes & -nodes
+        yield low.bit_length() - 1
+        nodes ^= low
+
+
+@dataclass
+class Graph:
+    """The strong and weak links of one state, node sets indexed by node."""
+
+    grid: CandidateGrid
+    cell_strong: dict[int, int] = field(default_factory=dict)
+    """Strong links inside bivalue cells."""
+    unit_strong: dict[int, int] = field(default_factory=dict)
+    """Strong links between the two places of a digit in a unit."""
+    group_strong: dict[int, int] = field(default_factory=dict)
+    """Strong links where one side is a group (or both)."""
+    weak: dict[int, int] = field(default_factory=dict)
+    """Weak links between single candidates."""
+    group_weak: dict[int, int] = field(default_factory=dict)
+    """Weak links that involve a group."""
+    groups: list[tuple[int, int]] = field(default_factory=list)
+    """Group node 729 + i is (digit, cell set)."""
+    groups_added: bool = False
+
+    @classmethod
+    def build(cls, grid: CandidateGrid) -> Graph:
+        graph = cls(grid.copy())  # kept: the group nodes are added later, when asked for
+        cands, dc = grid.cands, grid.digit_cells
+        weak = graph.weak
+        for cell in range(81):
+            mask = cands[cell]
+            if not mask:
+                continue
+            digits = [d for d in range(1, 10) if mask >> (d - 1) & 1]
+            in_cell = 0
+            for d in digits:
+                in_cell |= 1 << ((d - 1) * 81 + cell)
+            for d in digits:
+                node = (d - 1) * 81 + cell
+                weak[node] = (PEER_SETS[cell] & dc[d]) << (d - 1) * 81 | in_cell & ~(1 << node)
+            if len(digits) == 2:
+                a, b = ((d - 1) * 81 + cell for d in digits)
+                graph.cell_strong[a] = 1 << b
+                graph.cell_strong[b] = 1 << a
+        for d in range(1, 10):
+            shift = (d - 1) * 81
+            for unit in UNIT_SETS:
+                places = dc[d] & unit
+                if places.bit_count() == 2:
+                    low = places & -places
+                    a = low.bit_length() - 1 + shift
+                    b = (places ^ low).bit_length() - 1 + shift
+                    graph.unit_strong[a] = graph.unit_strong.get(a, 0) | 1 << b
+                    graph.unit_strong[b] = graph.unit_strong.get(b, 0) | 1 << a
+        return graph
+
+    def add_groups(self) -> None:
+        """Add the group nodes and their links (only the grouped techniques need them)."""
+        if self.groups_added:
+            return
+        self.groups_added = True
+        dc = self.grid.digit_cells
+        group_of: dict[tuple[int, int], int] = {}
+        for d in range(1, 10):
+            shift = (d - 1) * 81
+            mine = []
+            for box, line, segment in SEGMENTS:
+                cells = dc[d] & segment
+                if cells.bit_count() < 2:
+                    continue
+                node = 729 + len(self.groups)
+                self.groups.append((d, cells))
+                group_of[(d, cells)] = node
+                mine.append((node, box, line, cells))
+                singles = (UNIT_SETS[box] | UNIT_SETS[line]) & dc[d] & ~cells
+                self.group_weak[node] = singles << shift
+                for single in _bits(singles):
+                    key = single + shift
+                    self.group_weak[key] = self.group_weak.get(key, 0) | 1 << node
+            for node, box, line, cells in mine:
+                for other, box2, line2, cells2 in mine:
+                    if other != node and not cells & cells2 and (box == box2 or line == line2):
+                        self.group_weak[node] |= 1 << other
+            for unit in range(27):
+                places = dc[d] & UNIT_SETS[unit]
+                if places.bit_count() < 3:
+                    continue
+                for parts in _split(unit, places):
+                    nodes = [
+                        group_of[(d, part)] if part & (part - 1) else part.bit_length() - 1 + shift
+                        for part in parts
+                    ]
+                    a, b = nodes
+                    self.group_strong[a] = self.group_strong.get(a, 0) | 1 << b
+                    self.group_strong[b] = self.group_strong.get(b, 0) | 1 << a
+
+    def node_cells(self, node: int) -> int:
+        """The cell set of a node."""
+        return 1 << node % 81 if node < 729 else self.groups[node - 729][1]
+
+    def node_digit(self, node: int) -> int:
+        return node // 81 + 1 if node < 729 else self.groups[node - 729][0]
+
+    def weak_of(self, node: int, grouped: bool) -> int:
+        """Every node weakly linked to `node`."""
+        links = self.weak.get(node, 0)
+        return links | self.group_weak.get(node, 0) if grouped else links
+
+
+_CUTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    (tuple(segment for _, line, segment in SEGMENTS if line == unit),)
+    if unit < 18
+    else (
+        tuple(segment for box, line, segment in SEGMENTS if box == unit and line < 9),
+        tuple(segment for box, line, segment in SEGMENTS if box == unit and line >= 9),
+    )
+    for unit in range(27)
+)
+"""For each unit, the ways it falls into box-line segments: by boxes for a line, by rows and by
+columns for a box."""
+
+
+def _split(unit: int, places: int) -> Iterator[tuple[int, int]]:
+    """The ways `places` (a digit's places in a unit, 3 or more) fall into two box-line parts,
+    each one cell or a whole segment."""
+    for cuts in _CUTS[unit]:
+        parts = [places & cut for cut in cuts if places & cut]
+        if len(parts) == 2:
+            yield parts[0], parts[1]
+
+
+# Variants of the graph a chain technique searches: which strong and weak links it may use.
+
+
+def _variant(graph: Graph, kind: str) -> tuple[dict[int, int], dict[int, int]]:
+    """The strong links of a variant, and its weak links from every node, kept to the nodes
+    that have a strong link (a chain cannot go on from any other)."""
+    if kind == "x":
+        strong = dict(graph.unit_strong)
+    elif kind == "xy":
+        strong = dict(graph.cell_strong)
+    else:
+        strong = {}
+        parts = [graph.unit_strong, graph.cell_strong]
+        if kind == "grouped":
+            graph.add_groups()
+            parts.append(graph.group_strong)
+        for part in parts:
+            for node, links in part.items():
+                strong[node] = strong.get(node, 0) | links
+    ends = 0
+    for node in strong:
+        ends |= 1 << node
+    grouped = kind == "grouped"
+    weak = {}
+    for node in strong:
+        links = graph.weak_of(node, grouped) & ends
+        if kind in ("x", "xy"):
+            links &= DIGIT_NODES[node // 81 + 1]
+        weak[node] = links
+    return strong, weak
+
+
+@dataclass
+class Chain:
+    """A chain found by the search: nodes alternate off/on, starting with `nodes[0]` off."""
+
+    kind: str
+    """The technique it is an instance of."""
+    nodes: list[int]
+    placements: tuple[Candidate, ...]
+    eliminations: tuple[Candidate, ...]
+    loop: bool
+
+
+@dataclass
+class _Found:
+    """A deduction seen by the search before its chain is traced: `a` false makes `b` true."""
+
+    a: int
+    b: int
+    level: int
+    loop: bool
+    placements: tuple[Candidate, ...]
+    targets: int
+    """The eliminated nodes of an open chain (a loop's are known once traced)."""
+    at_ends: bool
+    """True when the deduction lands in an end cell (a discontinuous nice loop)."""
+
+
+_LOOP_KINDS = ("continuous-nice-loop", "grouped-continuous-nice-loop")
+_END_KINDS = ("discontinuous-nice-loop", "grouped-discontinuous-nice-loop")
+
+
+class _Search:
+    """Breadth-first search of one graph variant from every start at once, level by level.
+
+    Level k holds, for each start a, the nodes that "a is false" makes true through k strong
+    links. Levels are computed when first asked for and kept, so techniques sharing a variant
+    share the work; a chain is traced and classified only when a technique wants its kind."""
+
+    def __init__(self, graph: Graph, kind: str) -> None:
+        self.graph = graph
+        self.kind = kind
+        self.grouped = kind == "grouped"
+        self.strong, self.weak = _variant(graph, kind)
+        strong = self.strong
+        # From a true node, a weak link then a strong link: the nodes true two links on.
+        self.next_on: dict[int, int] = {}
+        for node, links in self.weak.items():
+            reach = 0
+            while links:
+                low = links & -links
+                reach |= strong[low.bit_length() - 1]
+                links ^= low
+            self.next_on[node] = reach
+        self.starts = sorted(strong)
+        self.on_seen = [0] * len(self.starts)
+        self.fronts = [0] * len(self.starts)
+        self.on_levels: dict[int, list[int]] = {a: [] for a in self.starts}
+        self.found: list[list[_Found]] = []
+        self.reach: dict[int, int] = {}
+        self.seen_results: set[tuple[str, tuple[Candidate, ...], tuple[Candidate, ...]]] = set()
+
+    def level(self, level: int) -> list[_Found] | None:
+        """The deductions of chains with `level` strong links, or None past the end."""
+        while len(self.found) < level:
+            if not self._expand():
+                return None
+        return self.found[level - 1]
+
+    def _expand(self) -> bool:
+        if len(self.found) >= MAX_LEVEL:
+            return False
+        level = len(self.found) + 1
+        found: list[_Found] = []
+        grew = False
+        next_on, on_seen, fronts = self.next_on, self.on_seen, self.fronts
+        for i, a in enumerate(self.starts):
+            if level == 1:
+                new_on = self.strong[a]
+            else:
+                front = fronts[i]
+                new_on = 0
+                while front:
+                    low = front & -front
+                    new_on |= next_on[low.bit_length() - 1]
+                    front ^= low
+                new_on &= ~on_seen[i]
+            self.on_levels[a].append(new_on)
+            fronts[i] = new_on
+            if not new_on:
+                continue
+            grew = True
+            on_seen[i] |= new_on
+            if level >= 2:
+                self._judge(a, new_on, level, found)
+        self.found.append(found)
+        return grew
+
+    def _judge(self, a: int, ends: int, level: int, found: list[_Found]) -> None:
+        """Record what each chain from `a` (false) to one of `ends` (true) proves."""
+        graph = self.graph
+        grouped = self.grouped
+        weak_a = graph.weak_of(a, grouped)
+        reach = self.reach.get(a)
+        if reach is None:
+            # The nodes that share a weakly linked candidate with `a` (weak links are mutual):
+            # only a chain ending at one of them (or at `a`, or closing on it) proves anything.
+            reach = weak_a | 1 << a
+            for target in _bits(weak_a & SINGLES):
+                reach |= graph.weak_of(target, grouped)
+            self.reach[a] = reach
+        ends &= reach
+        a_cells = graph.node_cells(a)
+        while ends:
+            low = ends & -ends
+            ends ^= low
+            b = low.bit_length() - 1
+            if b == a:
+                placements = ((a % 81, a // 81 + 1),) if a < 729 else ()
+                targets = 0 if a < 729 else weak_a & SINGLES
+                found.append(_Found(a, b, level, False, placements, targets, True))
+            elif weak_a & low:
+                found.append(_Found(a, b, level, True, (), 0, False))
+            else:
+                targets = weak_a & graph.weak_of(b, grouped) & SINGLES & ~(1 << a) & ~low
+                if targets:
+                    end_cells = a_cells | graph.node_cells(b)
+                    at_ends = any(end_cells >> (n % 81) & 1 for n in _bits(targets))
+                    found.append(_Found(a, b, level, False, (), targets, at_ends))
+
+    def chain(self, item: _Found, kind: str) -> Chain | None:
+        """The chain of `item` when it is an instance of `kind` not yet reported, else None."""
+        if (item.loop != (kind in _LOOP_KINDS)) or (not item.loop and item.at_ends != (
+            kind in _END_KINDS
+        )):
+            return None
+        nodes = self._path(item.a, item.b, item.level)
+        placements = item.placements
+        if item.loop:
+            graph, grouped = self.graph, self.grouped
+            targets = 0
+            cycle = [*nodes, item.a]
+            for i in range(1, len(cycle) - 1, 2):
+                targets |= graph.weak_of(cycle[i], grouped) & graph.weak_of(cycle[i + 1], grouped)
+            for node in nodes:
+                targets &= ~(1 << node)
+            eliminations = _candidates(targets & SINGLES)
+        else:
+            eliminations = _candidates(item.targets)
+        if not placements and not eliminations:
+            return None
+        if self._classify(nodes, item.at_ends, item.loop) != kind:
+            return None
+        key = (kind, placements, eliminations)
+        if key in self.seen_results:
+            return None
+        self.seen_results.add(key)
+        return Chain(kind, nodes, placements, eliminations, item.loop)
+
+    def _path(self, a: int, b: int, level: int) -> list[int]:
+        """The nodes of a shortest chain from `a` (false) to `b` (true), alternating off, on."""
+        strong, weak, next_on = self.strong, self.weak, self.next_on
+        on_levels = self.on_levels[a]
+        path = [b]
+        current = b
+        for k in range(level - 1, 0, -1):
+            on = next(n for n in _bits(on_levels[k - 1]) if next_on[n] >> current & 1)
+            off = next(p for p in _bits(weak[on]) if strong[p] >> current & 1)
+            path += [off, on]
+            current = on
+        path.append(a)
+        path.reverse()
+        return path
+
+    def _classify(self, nodes: list[int], at_ends: bool, loop: bool) -> str | None:
+        grouped = any(n >= 729 for n in nodes)
+        if self.grouped and not grouped:
+            return None
+        prefix = "grouped-" if grouped else ""
+        if loop:
+            return prefix + "continuous-nice-loop"
+        if at_ends:
+            return prefix + "discontinuous-nice-loop"
+        if grouped:
+            return "grouped-aic"
+        digits = {self.graph.node_digit(n) for n in nodes}
+        if len(digits) == 1:
+            return "x-chain"
+        same_ends = self.graph.node_digit(nodes[0]) == self.graph.node_digit(nodes[-1])
+        in_cells = all(nodes[i] % 81 == nodes[i + 1] % 81 for i in range(0, len(nodes), 2))
+        if same_ends and (self.kind == "xy" or in_cells):
+            return "xy-chain"
+        return "aic"
+
+
+def _candidates(nodes: int) -> tuple[Candidate, ...]:
+    return tuple(sorted((n % 81, n // 81 + 1) for n in _bits(nodes)))
+
+
+def _search(grid: CandidateGrid, kind: str) -> _Search:
+    """The search of one variant of the state's graph, shared by the techniques (kept for the
+    last state: techniques are tried one after another on the same state)."""
+    store = kept("chains", state_key(grid))
+    if "graph" not in store:
+        store["graph"] = Graph.build(grid)
+    if kind not in store:
+        store[kind] = _Search(store["graph"], kind)  # type: ignore[arg-type]
+    return store[kind]  # type: ignore[return-value]
+
+
+# Steps: ratings and sentences.
+
+BASE_RATING = {
+    "x-chain": 6.6,
+    "xy-chain": 6.6,
+    "continuous-nice-loop": 7.0,
+    "discontinuous-nice-loop": 7.0,
+    "aic": 7.0,
+    "grouped-continuous-nice-loop": 7.1,
+    "grouped-discontinuous-nice-loop": 7.1,
+    "grouped-aic": 7.1,
+}
+
+
+def node_name(graph: Graph, node: int) -> str:
+    """'r1c2' for a cell, 'r1c23' or 'r12c4' for a group."""
+    if node < 729:
+        return cell_name(node % 81)
+    cells = list(_bits(graph.groups[node - 729][1]))
+    rows = sorted({ROW[c] + 1 for c in cells})
+    cols = sorted({COL[c] + 1 for c in cells})
+    return "r" + "".join(map(str, rows)) + "c" + "".join(map(str, cols))
+
+
+def _says(graph: Graph, node: int, true: bool) -> str:
+    digit = graph.node_digit(node)
+    name = node_name(graph, node)
+    if node < 729:
+        return f"{name} is {digit}" if true else f"{name} is not {digit}"
+    return f"{name} holds the {digit}" if true else f"{name} holds no {digit}"
+
+
+def _eliminated(eliminations: tuple[Candidate, ...]) -> str:
+    """'r2c4 cannot be 5', 'r2c4 and r2c6 cannot be 5', 'r2c4 cannot be 5 or 7', ..."""
+    by_digit: dict[int, list[int]] = {}
+    for cell, digit in eliminations:
+        by_digit.setdefault(digit, []).append(cell)
+    parts = []
+    for digit, cells in by_digit.items():
+        names = [cell_name(c) for c in cells]
+        where = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        parts.append(f"{where} cannot be {digit}")
+    return "; ".join(parts)
+
+
+def chain_step(graph: Graph, chain: Chain) -> Step:
+    """The step a chain proves, with its sentence and links."""
+    nodes = chain.nodes
+    implications = []
+    for i, node in enumerate(nodes[1:], start=1):
+        implications.append(_says(graph, node, i % 2 == 1))
+    first, last = nodes[0], nodes[-1]
+    reasoning = f"If {_says(graph, first, False)}, then " + ", so ".join(implications)
+    if chain.loop:
+        conclusion = (
+            f"; and {_says(graph, last, True)} means {_says(graph, first, False)}, so the "
+            f"loop closes and each of its weak links holds exactly one true candidate: "
+            f"{_eliminated(chain.eliminations)}."
+        )
+    elif first == last:
+        then = f": {_eliminated(chain.eliminations)}" if chain.eliminations else ""
+        conclusion = f"; the assumption refutes itself, so {_says(graph, first, True)}{then}."
+    else:
+        conclusion = (
+            f"; so {_says(graph, first, True)} or {_says(graph, last, True)}, and "
+            f"{_eliminated(chain.eliminations)}."
+        )
+    links = []
+    for i in range(len(nodes) - 1):
+        start, end = nodes[i], nodes[i + 1]
+        links.append(
+            Link(_anchor(graph, start), _anchor(graph, end), i % 2 == 0)
+        )
+    if chain.loop:
+        links.append(Link(_anchor(graph, last), _anchor(graph, first), False))
+    cells = []
+    for node in nodes:
+        cells.extend(_bits(graph.node_cells(node)))
+    return Step(
+        technique=chain.kind,
+        rating=round(BASE_RATING[chain.kind] + length_bonus(len(nodes)), 1),
+        explanation=reasoning + conclusion,
+        placements=chain.placements,
+        eliminations=chain.eliminations,
+        cells=tuple(dict.fromkeys(cells)),
+        candidates=tuple(
+            (c, graph.node_digit(n)) for n in nodes for c in _bits(graph.node_cells(n))
+        ),
+        links=tuple(links),
+    )
+
+
+def _anchor(graph: Graph, node: int) -> Candidate:
+    """A node as one candidate for drawing (a group by its first cell)."""
+    cells = graph.node_cells(node)
+    return ((cells & -cells).bit_length() - 1, graph.node_digit(node))
+
+
+def _finder(kind: str, variant: str) -> Callable[[CandidateGrid], Iterator[Step]]:
+    def find(grid: CandidateGrid) -> Iterator[Step]:
+        search = _search(grid, variant)
+        level = 2
+        while True:
+            found = search.level(level)
+            if found is None:
+                return
+            for item in found:
+                chain = search.chain(item, kind)
+                if chain is not None:
+                    yield chain_step(search.graph, chain)
+            level += 1
+
+    find.__doc__ = f"Every {kind} of the state, shortest first."
+    return find
+
+
+x_chain = _finder("x-chain", "x")
+xy_chain = _finder("xy-chain", "xy")
+continuous_nice_loop = _finder("continuous-nice-loop", "full")
+discontinuous_nice_loop = _finder("discontinuous-nice-loop", "full")
+aic = _finder("aic", "full")
+grouped_continuous_nice_loop = _finder("grouped-continuous-nice-loop", "grouped")
+grouped_discontinuous_nice_loop = _finder("grouped-discontinuous-nice-loop", "grouped")
+grouped_aic = _finder("grouped-aic", "grouped")
+
+TECHNIQUES = [
+    Technique("x-chain", BASE_RATING["x-chain"], x_chain),
+    Technique("xy-chain", BASE_RATING["xy-chain"], xy_chain),
+    Technique("continuous-nice-loop", 7.0, continuous_nice_loop),
+    Technique("discontinuous-nice-loop", 7.0, discontinuous_nice_loop),
+    Technique("aic", 7.0, aic),
+    Technique("grouped-continuous-nice-loop", 7.1, grouped_continuous_nice_loop),
+    Technique("grouped-discontinuous-nice-loop", 7.1, grouped_discontinuous_nice_loop),
+    Technique("grouped-aic", 7.1, grouped_aic),
+]

@@ -1,0 +1,308 @@
+"""Coloring: the conjugate pairs of one digit (its two places in a unit) joined into clusters.
+
+A cluster is colored in two colors, alternating along its pairs: one color holds the digit in all
+its cells, the other in none.
+
+- simple-colors-trap: a cell outside the cluster that sees both colors cannot hold the digit.
+- simple-colors-wrap: two cells of one color see each other, so that color is false.
+- multi-colors-1: a color of one cluster sees a color of another, so at least one of the two other
+  colors is true: a cell that sees both of those cannot hold the digit (a "color wing").
+- multi-colors-2: a color of one cluster sees both colors of another, so it is false.
+
+Every step is a single-digit chain (an X-chain) in disguise: its rating is the X-cycle base 6.5
+plus Sudoku Explainer's length bonus for the equivalent chain. Deductions that an intersection
+gives (the two cells of one conjugate pair both seen) are left to the intersection techniques.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from sudoku_lens.logic.catalog import Technique
+from sudoku_lens.logic.state import CandidateGrid
+from sudoku_lens.logic.step import Link, Step, a_digit
+from sudoku_lens.logic.techniques._kept import kept, state_key
+from sudoku_lens.logic.techniques.chains import length_bonus
+from sudoku_lens.logic.units import PEER_SETS, UNIT_SETS, cell_name
+
+BASE = 6.5
+
+
+def _cells(bits: int) -> Iterator[int]:
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
+@dataclass
+class Cluster:
+    """The cells of one digit joined by conjugate pairs, split into two colors."""
+
+    digit: int
+    colors: tuple[int, int]
+    """The cell sets of the two colors."""
+    seen: tuple[int, int]
+    """The cells that see at least one cell of each color."""
+    pairs: list[tuple[int, int]]
+    partners: dict[int, list[int]]
+    _distances: dict[int, dict[int, int]] = field(default_factory=dict)
+
+    def distance(self, source: int, target: int) -> int:
+        """Conjugate pairs on the shortest path between two cells of the cluster."""
+        if source not in self._distances:
+            dist = {source: 0}
+            queue = [source]
+            for cell in queue:
+                for other in self.partners[cell]:
+                    if other not in dist:
+                        dist[other] = dist[cell] + 1
+                        queue.append(other)
+            self._distances[source] = dist
+        return self._distances[source][target]
+
+    @property
+    def cells(self) -> int:
+        return self.colors[0] | self.colors[1]
+
+    def links(self) -> tuple[Link, ...]:
+        return tuple(Link((a, self.digit), (b, self.digit), True) for a, b in self.pairs)
+
+    def nearest(self, color: int, cell: int, near: int) -> tuple[int, int]:
+        """(distance, cell): the cell of `color` seen by `near` closest to `cell`."""
+        return min(
+            (self.distance(cell, c), c) for c in _cells(self.colors[color] & PEER_SETS[near])
+        )
+
+
+def clusters(grid: CandidateGrid, digit: int) -> list[Cluster]:
+    """The clusters of `digit` with at least two conjugate pairs (kept for the last state, as
+    the four coloring techniques are tried one after another on it)."""
+    store = kept("coloring", state_key(grid))
+    if digit not in store:
+        store[digit] = _clusters(grid, digit)
+    return store[digit]  # type: ignore[return-value]
+
+
+def _clusters(grid: CandidateGrid, digit: int) -> list[Cluster]:
+    places = grid.digit_cells[digit]
+    partners: dict[int, list[int]] = {}
+    pairs: list[tuple[int, int]] = []
+    for unit in UNIT_SETS:
+        here = places & unit
+        if here.bit_count() == 2:
+            a, b = _cells(here)
+            if b not in partners.get(a, []):
+                partners.setdefault(a, []).append(b)
+                partners.setdefault(b, []).append(a)
+                pairs.append((a, b))
+    found = []
+    done: set[int] = set()
+    for root in sorted(partners):
+        if root in done:
+            continue
+        colors = [0, 0]
+        order = [root]
+        parity = {root: 0}
+        for cell in order:
+            colors[parity[cell]] |= 1 << cell
+            for other in partners[cell]:
+                if other not in parity:
+                    parity[other] = 1 - parity[cell]
+                    order.append(other)
+        done.update(order)
+        if len(order) < 3:
+            continue
+        seen = [0, 0]
+        for color in (0, 1):
+            for cell in _cells(colors[color]):
+                seen[color] |= PEER_SETS[cell]
+        members = set(order)
+        found.append(
+            Cluster(
+                digit,
+                (colors[0], colors[1]),
+                (seen[0], seen[1]),
+                [p for p in pairs if p[0] in members],
+                partners,
+            )
+        )
+    return found
+
+
+def _names(cells: Iterator[int] | list[int]) -> str:
+    names = [cell_name(c) for c in cells]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _colored(cluster: Cluster) -> str:
+    pairs = ", ".join(f"{cell_name(a)}-{cell_name(b)}" for a, b in cluster.pairs)
+    return f"Coloring the {cluster.digit}s of the conjugate pairs {pairs} in two colors"
+
+
+def simple_colors_trap(grid: CandidateGrid) -> Iterator[Step]:
+    """Cells outside a cluster that see both of its colors lose the digit; shortest first."""
+    steps = []
+    for digit in range(1, 10):
+        for cluster in clusters(grid, digit):
+            targets = grid.digit_cells[digit] & cluster.seen[0] & cluster.seen[1] & ~cluster.cells
+            proofs = []
+            for target in _cells(targets):
+                best = min(
+                    (cluster.distance(x, y), x, y)
+                    for x in _cells(cluster.colors[0] & PEER_SETS[target])
+                    for y in _cells(cluster.colors[1] & PEER_SETS[target])
+                )
+                if best[0] >= 3:
+                    proofs.append((best, target))
+            if not proofs:
+                continue
+            longest = max(best[0] for best, _ in proofs)
+            x, y = proofs[0][0][1], proofs[0][0][2]
+            eliminated = [t for _, t in proofs]
+            steps.append(
+                (
+                    longest,
+                    Step(
+                        technique="simple-colors-trap",
+                        rating=round(BASE + length_bonus(longest + 1), 1),
+                        explanation=f"{_colored(cluster)}, one color holds every "
+                        f"{digit}; {_names(eliminated)} "
+                        f"{'sees' if len(eliminated) == 1 else 'see'} both colors (for "
+                        f"{cell_name(eliminated[0])}: {cell_name(x)} and {cell_name(y)}), so "
+                        f"{_names(eliminated)} cannot be {digit}.",
+                        eliminations=tuple((t, digit) for t in eliminated),
+                        cells=tuple(_cells(cluster.cells)),
+                        candidates=tuple((c, digit) for c in _cells(cluster.cells)),
+                        links=cluster.links(),
+                    ),
+                )
+            )
+    steps.sort(key=lambda item: item[0])
+    for _, step in steps:
+        yield step
+
+
+def simple_colors_wrap(grid: CandidateGrid) -> Iterator[Step]:
+    """A color with two cells in one unit is false: its cells lose the digit."""
+    for digit in range(1, 10):
+        for cluster in clusters(grid, digit):
+            for color in (0, 1):
+                cells = cluster.colors[color]
+                clash = next(
+                    ((a, b) for a in _cells(cells) for b in _cells(cells & PEER_SETS[a])), None
+                )
+                if clash is None:
+                    continue
+                a, b = clash
+                yield Step(
+                    technique="simple-colors-wrap",
+                    rating=round(BASE + length_bonus(cluster.distance(a, b) + 1), 1),
+                    explanation=f"{_colored(cluster)}, one color holds every {digit}; "
+                    f"{cell_name(a)} and {cell_name(b)} share a color and a unit, so that "
+                    f"color holds no {digit}: {_names(_cells(cells))} cannot be {digit}.",
+                    eliminations=tuple((c, digit) for c in _cells(cells)),
+                    cells=tuple(_cells(cluster.cells)),
+                    candidates=tuple((c, digit) for c in _cells(cluster.cells)),
+                    links=cluster.links(),
+                )
+
+
+def _bridges(grid: CandidateGrid, digit: int) -> Iterator[tuple[Cluster, int, Cluster, int]]:
+    """Pairs of clusters of `digit` where color i of the first sees color j of the second."""
+    found = clusters(grid, digit)
+    for first in found:
+        for second in found:
+            if first is second:
+                continue
+            for i in (0, 1):
+                for j in (0, 1):
+                    if first.seen[i] & second.colors[j]:
+                        yield first, i, second, j
+
+
+def _bridge_cells(first: Cluster, i: int, second: Cluster, j: int) -> tuple[int, int]:
+    a = next(c for c in _cells(first.colors[i]) if PEER_SETS[c] & second.colors[j])
+    b = next(c for c in _cells(second.colors[j]) if PEER_SETS[a] >> c & 1)
+    return a, b
+
+
+def multi_colors_1(grid: CandidateGrid) -> Iterator[Step]:
+    """Color i of one cluster sees color j of another: cells that see both other colors lose
+    the digit."""
+    for digit in range(1, 10):
+        done: set[tuple[int, ...]] = set()
+        for first, i, second, j in _bridges(grid, digit):
+            targets = (
+                grid.digit_cells[digit] & first.seen[1 - i] & second.seen[1 - j]
+                & ~first.cells & ~second.cells
+            )
+            if not targets:
+                continue
+            key = tuple(_cells(targets))
+            if key in done:
+                continue
+            done.add(key)
+            a, b = _bridge_cells(first, i, second, j)
+            target = (targets & -targets).bit_length() - 1
+            nodes = first.nearest(1 - i, a, target)[0] + second.nearest(1 - j, b, target)[0] + 2
+            yield Step(
+                technique="multi-colors-1",
+                rating=round(BASE + 0.1 + length_bonus(nodes), 1),
+                explanation=f"Two clusters of {digit}s joined by conjugate pairs are colored; "
+                f"{cell_name(a)} and {cell_name(b)} see each other, so their colors are not both "
+                f"true and one of the two other colors holds {a_digit(digit)}: "
+                f"{_names(_cells(targets))} "
+                f"{'sees' if targets.bit_count() == 1 else 'see'} both of them, so "
+                f"{'it' if targets.bit_count() == 1 else 'they'} cannot be {digit}.",
+                eliminations=tuple((t, digit) for t in _cells(targets)),
+                cells=tuple(_cells(first.cells | second.cells)),
+                candidates=tuple((c, digit) for c in _cells(first.cells | second.cells)),
+                links=(*first.links(), *second.links(), Link((a, digit), (b, digit), False)),
+            )
+
+
+def multi_colors_2(grid: CandidateGrid) -> Iterator[Step]:
+    """A color of one cluster sees both colors of another: it is false."""
+    for digit in range(1, 10):
+        found = clusters(grid, digit)
+        for first in found:
+            for second in found:
+                if first is second:
+                    continue
+                for i in (0, 1):
+                    if not (first.seen[i] & second.colors[0] and first.seen[i] & second.colors[1]):
+                        continue
+                    a0, b0 = _bridge_cells(first, i, second, 0)
+                    a1, b1 = _bridge_cells(first, i, second, 1)
+                    cells = first.colors[i]
+                    nodes = first.distance(a0, a1) + second.distance(b0, b1) + 2
+                    yield Step(
+                        technique="multi-colors-2",
+                        rating=round(BASE + 0.1 + length_bonus(nodes), 1),
+                        explanation=f"Two clusters of {digit}s joined by conjugate pairs are "
+                        f"colored; one color of the first sees both colors of the second "
+                        f"({cell_name(a0)} sees {cell_name(b0)}, {cell_name(a1)} sees "
+                        f"{cell_name(b1)}), and one of those holds {a_digit(digit)}, so that "
+                        f"color is false: {_names(_cells(cells))} cannot be {digit}.",
+                        eliminations=tuple((c, digit) for c in _cells(cells)),
+                        cells=tuple(_cells(first.cells | second.cells)),
+                        candidates=tuple(
+                            (c, digit) for c in _cells(first.cells | second.cells)
+                        ),
+                        links=(
+                            *first.links(),
+                            *second.links(),
+                            Link((a0, digit), (b0, digit), False),
+                            Link((a1, digit), (b1, digit), False),
+                        ),
+                    )
+
+
+TECHNIQUES = [
+    Technique("simple-colors-trap", BASE, simple_colors_trap),
+    Technique("simple-colors-wrap", BASE, simple_colors_wrap),
+    Technique("multi-colors-1", BASE + 0.1, multi_colors_1),
+    Technique("multi-colors-2", BASE + 0.1, multi_colors_2),
+]

@@ -1,0 +1,438 @@
+"""Coloring, chains, ALS and forcing chains: hand-built cases with their exact deductions, and
+soundness against the exact solver.
+
+The hand-built states start from "every digit everywhere" and take a digit (or a few cells) down
+to the pattern, so that no other strong link exists: the pattern is the only deduction there is.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudoku_lens.logic import CandidateGrid, Step, all_steps, explain, next_step, technique
+from sudoku_lens.logic.techniques.chains import length_bonus
+from sudoku_lens.solve import solve_line
+
+SHARED = Path(__file__).parents[1].parent / "shared" / "data" / "puzzles"
+
+MY_TECHNIQUES = (
+    "simple-colors-trap",
+    "simple-colors-wrap",
+    "multi-colors-1",
+    "multi-colors-2",
+    "x-chain",
+    "xy-chain",
+    "continuous-nice-loop",
+    "discontinuous-nice-loop",
+    "aic",
+    "grouped-continuous-nice-loop",
+    "grouped-discontinuous-nice-loop",
+    "grouped-aic",
+    "sue-de-coq",
+    "als-xz",
+    "als-xy-wing",
+    "als-xy-chain",
+    "death-blossom",
+    "contradiction-forcing-chain",
+    "cell-forcing-chain",
+    "unit-forcing-chain",
+    "nested-forcing-chain",
+)
+
+BUNDLED = (
+    # top1465 (hard: chains, ALS and forcing chains)
+    "400030000000600800000000001000050090080000600070200000000102700503000040900000000",
+    "708000300000201000500000000040000026300080000000100090090600004000070500000000000",
+    # se-rated-diabolical-2000 (Sudoku Explainer 7.1 and 7.2)
+    "095008006030002000480000000073900050000304000060001790000000075000400020900200830",
+    "000702000001080900080010050500307006000020000070608030809000103340000065010000090",
+)
+NESTED = "700000400020070080003008009000500300060020090001007006000300900030040060009001005"
+"""top1465 #77: singles and every plain forcing chain stall; a nested forcing chain goes on."""
+
+
+def cell(name: str) -> int:
+    """'r3c4' -> 21."""
+    return (int(name[1]) - 1) * 9 + int(name[3]) - 1
+
+
+def state(only: dict[int, list[str]] | None = None, cells: dict[str, str] | None = None) -> (
+    CandidateGrid
+):
+    """An empty grid with every candidate, but digit d only in the cells `only[d]` and each cell
+    of `cells` holding just the digits given."""
+    cands = [0x1FF] * 81
+    for digit, names in (only or {}).items():
+        keep = {cell(n) for n in names}
+        for c in range(81):
+            if c not in keep:
+                cands[c] &= ~(1 << (digit - 1))
+    for name, digits in (cells or {}).items():
+        cands[cell(name)] = sum(1 << (int(d) - 1) for d in digits)
+    return CandidateGrid([0] * 81, cands)
+
+
+def eliminated(step: Step | None) -> set[tuple[int, int]]:
+    assert step is not None
+    return set(step.eliminations)
+
+
+def union(grid: CandidateGrid, name: str) -> set[tuple[int, int]]:
+    return {e for step in all_steps(grid, only=name) for e in step.eliminations}
+
+
+def digit_elims(digit: int, *names: str) -> set[tuple[int, int]]:
+    return {(cell(n), digit) for n in names}
+
+
+def digit_only(rules: dict[str, list[int]]) -> list[str]:
+    """The cells left for a digit when some rows ("r1") or columns ("c4") keep it only in the
+    listed columns or rows."""
+    cells = []
+    for r in range(1, 10):
+        for c in range(1, 10):
+            if f"r{r}" in rules and c not in rules[f"r{r}"]:
+                continue
+            if f"c{c}" in rules and r not in rules[f"c{c}"]:
+                continue
+            cells.append(f"r{r}c{c}")
+    return cells
+
+
+# Coloring.
+
+
+def test_simple_colors_trap() -> None:
+    # 5s: column 1 only r1/r7, row 7 only c1/c4, column 4 only r2/r7: r1c1 and r2c4 have
+    # opposite colors, so the cells that see both lose the 5.
+    grid = state({5: digit_only({"c1": [1, 7], "r7": [1, 4], "c4": [2, 7]})})
+    step = next_step(grid, only="simple-colors-trap")
+    assert eliminated(step) == digit_elims(5, "r1c5", "r1c6", "r2c2", "r2c3")
+    assert step.technique == "simple-colors-trap" and len(step.links) == 3
+
+
+def test_simple_colors_wrap() -> None:
+    # 5s: row 1 c1/c5, column 5 r1/r6, row 6 c5/c2, column 2 r6/r2: r1c1 and r2c2 share a color
+    # and box 1, so that color (r1c1, r6c5, r2c2) is false.
+    grid = state({5: digit_only({"r1": [1, 5], "c5": [1, 6], "r6": [5, 2], "c2": [6, 2]})})
+    step = next_step(grid, only="simple-colors-wrap")
+    assert eliminated(step) == digit_elims(5, "r1c1", "r6c5", "r2c2")
+
+
+def test_multi_colors() -> None:
+    # Cluster A: r1c1 = r1c4 = r6c4; cluster B: r2c2 = r7c2 = r7c5 = r3c5. r1c1 (A) sees r2c2 (B)
+    # and r1c4 (A) sees r3c5 (B): each bridge makes one of the two other colors true.
+    rules = {"r1": [1, 4], "c4": [1, 6], "c2": [2, 7], "r7": [2, 5], "c5": [7, 3]}
+    grid = state({5: digit_only(rules)})
+    assert union(grid, "multi-colors-1") == digit_elims(
+        5, "r2c6", "r3c6", "r2c1", "r2c3", "r3c1", "r3c3"
+    )
+    assert next_step(grid, only="multi-colors-2") is None
+
+
+def test_multi_colors_2() -> None:
+    # Cluster A: r1c1 = r1c4 = r6c4; cluster B: r2c2 = r6c2, r2c2 = r2c8. The color of r1c1 and
+    # r6c4 sees r2c2 and r6c2, both colors of B, so it is false.
+    rules = {"r1": [1, 4], "c4": [1, 6], "c2": [2, 6], "r2": [2, 8]}
+    grid = state({5: digit_only(rules)})
+    step = next_step(grid, only="multi-colors-2")
+    assert eliminated(step) == digit_elims(5, "r1c1", "r6c4")
+
+
+# Chains.
+
+
+def test_x_chain() -> None:
+    # 5s: column 1 only r1/r7, column 4 only r2/r7 (a skyscraper, the shortest X-chain).
+    grid = state({5: digit_only({"c1": [1, 7], "c4": [2, 7]})})
+    step = next_step(grid, only="x-chain")
+    assert eliminated(step) == digit_elims(5, "r1c5", "r1c6", "r2c2", "r2c3")
+    assert step.explanation.startswith("If r")
+    assert step.rating == 6.6 and len(step.links) == 3
+
+
+def test_xy_chain() -> None:
+    grid = state(cells={"r1c1": "12", "r1c5": "23", "r5c5": "31"})
+    step = next_step(grid, only="xy-chain")
+    assert eliminated(step) == {(cell("r5c1"), 1)}
+    assert [link.strong for link in step.links] == [True, False, True, False, True]
+
+
+def test_aic() -> None:
+    # r1c1 is 1 or 2; the 2s of column 7 are r1c7/r5c7; r5c3 is 2 or 1:
+    # r1c1=1 or (r1c1=2 -> r1c7<>2 -> r5c7=2 -> r5c3<>2 -> r5c3=1).
+    grid = state({2: digit_only({"c7": [1, 5]})}, {"r1c1": "12", "r5c3": "12"})
+    step = next_step(grid, only="aic")
+    assert eliminated(step) == digit_elims(1, "r1c3", "r2c3", "r3c3", "r4c1", "r5c1", "r6c1")
+
+
+def test_continuous_nice_loop() -> None:
+    # r1c1 = {1,2}; 2s of column 7: r1c7/r5c7; 1s of row 5: r5c7/r5c1. The loop
+    # r1c1=1 = r1c1=2 - r1c7=2 = r5c7=2 - r5c7=1 = r5c1=1 - r1c1=1 makes every weak link exact.
+    grid = state(
+        {2: digit_only({"c7": [1, 5]}), 1: digit_only({"r5": [7, 1]})}, {"r1c1": "12"}
+    )
+    step = next_step(grid, only="continuous-nice-loop")
+    expected = digit_elims(2, *(f"r1c{c}" for c in (2, 3, 4, 5, 6, 8, 9)))
+    expected |= {(cell("r5c7"), d) for d in range(3, 10)}
+    expected |= digit_elims(1, *(f"r{r}c1" for r in (2, 3, 4, 6, 7, 8, 9)))
+    assert eliminated(step) == expected
+
+
+def test_discontinuous_nice_loop() -> None:
+    # r1c1 = {1,2}; 2s of column 7: r1c7/r5c7; 3s of row 5: r5c7/r5c1. If r1c1 is not 1, then
+    # r1c1=2, r1c7<>2, r5c7=2, r5c7<>3, r5c1=3: r5c1 sees the 1 of r1c1 or is 3, never 1.
+    # (With r1c1 in the loop's last cell instead, the chain would close into a continuous loop.)
+    grid = state({2: digit_only({"c7": [1, 5]}), 3: digit_only({"r5": [7, 1]})}, {"r1c1": "12"})
+    step = next_step(grid, only="discontinuous-nice-loop")
+    assert eliminated(step) == {(cell("r5c1"), 1)}
+
+
+def test_grouped_aic() -> None:
+    # 5s: row 1 only r1c1, r1c2 (a group) and r1c8; column 8 only r1c8/r7c8; box 1 only the
+    # group and r3c3: r7c8=5 or (r1c8=5 -> the group has no 5 -> r3c3=5).
+    box1 = {"r1c1", "r1c2", "r3c3"}
+    cells = [n for n in digit_only({"r1": [1, 2, 8], "c8": [1, 7]})
+             if not (n[1] in "123" and n[3] in "123") or n in box1]
+    grid = state({5: cells})
+    step = next_step(grid, only="grouped-aic")
+    assert eliminated(step) == digit_elims(5, "r7c3")
+    assert next_step(grid, only="aic") is None and next_step(grid, only="x-chain") is None
+
+
+def test_grouped_discontinuous_nice_loop() -> None:
+    # 5s: row 7 only r7c3/r7c8; row 1 only r1c1, r1c2 (a group) and r1c8; column 3 only
+    # r3c3/r7c3. If r7c3 is not 5: r7c8=5, r1c8<>5, the group holds the 5, r3c3<>5, r7c3=5.
+    grid = state({5: digit_only({"r7": [3, 8], "r1": [1, 2, 8], "c3": [3, 7]})})
+    step = next_step(grid, only="grouped-discontinuous-nice-loop")
+    assert step is not None and step.placements == ((cell("r7c3"), 5),)
+
+
+def test_grouped_continuous_nice_loop() -> None:
+    # 5s: column 1 only r1c1, r2c1 (a group) and r7c1; column 5 only r7c5/r3c5; column 2 only
+    # r3c2/r2c2. Loop: group = r7c1 - r7c5 = r3c5 - r3c2 = r2c2 - group.
+    grid = state({5: digit_only({"c1": [1, 2, 7], "c5": [7, 3], "c2": [3, 2]})})
+    step = next_step(grid, only="grouped-continuous-nice-loop")
+    expected = digit_elims(5, *(f"r7c{c}" for c in (3, 4, 6, 7, 8, 9)))
+    expected |= digit_elims(5, *(f"r3c{c}" for c in (3, 4, 6, 7, 8, 9)))
+    expected |= digit_elims(5, "r1c3", "r2c3")
+    assert eliminated(step) == expected
+
+
+def test_searches_kept_per_state_follow_the_state_not_the_object() -> None:
+    # The chain search of a state is kept for the techniques tried after one another on it;
+    # changing the grid object afterwards must not leak into a search of an equal state.
+    box1 = {"r1c1", "r1c2", "r3c3"}
+    cells = [n for n in digit_only({"r1": [1, 2, 8], "c8": [1, 7]})
+             if not (n[1] in "123" and n[3] in "123") or n in box1]
+    grid = state({5: cells})
+    original = grid.copy()
+    assert next_step(grid, only="aic") is None
+    grid.eliminate(cell("r3c3"), 5)
+    grid.eliminate(cell("r1c8"), 5)
+    assert eliminated(next_step(original, only="grouped-aic")) == digit_elims(5, "r7c3")
+
+
+def test_finding_steps_leaves_the_grid_alone() -> None:
+    grid = CandidateGrid.from_puzzle(BUNDLED[0])
+    for step in explain(grid).steps[:40]:
+        grid.apply(step)
+    before = (grid.values[:], grid.cands[:], grid.digit_cells[:])
+    for name in MY_TECHNIQUES[:-1]:
+        for _ in all_steps(grid, only=name):
+            pass
+    assert (grid.values, grid.cands, grid.digit_cells) == before
+
+
+# Almost locked sets.
+
+
+def test_als_xz() -> None:
+    # A = r1c1 {1,2}; B = r1c7 {2,3} + r5c7 {1,3} in column 7; RCC 2, so the 1 is in A or B.
+    grid = state(cells={"r1c1": "12", "r1c7": "23", "r5c7": "13"})
+    assert eliminated(next_step(grid, only="als-xz")) == {(cell("r5c1"), 1)}
+
+
+def test_als_xy_wing() -> None:
+    grid = state(cells={"r1c1": "12", "r1c5": "13", "r5c1": "23"})
+    assert eliminated(next_step(grid, only="als-xy-wing")) == {(cell("r5c5"), 3)}
+
+
+def test_als_xy_chain() -> None:
+    grid = state(cells={"r1c1": "12", "r1c5": "23", "r5c5": "34", "r5c9": "41"})
+    assert eliminated(next_step(grid, only="als-xy-chain")) == digit_elims(1, "r1c9", "r5c1")
+
+
+def test_death_blossom() -> None:
+    # Stem r5c5 {1,2}: petal for 1 is r1c5 {1,3}, petal for 2 is r5c1 {2,3}: both leave a 3.
+    grid = state(cells={"r5c5": "12", "r1c5": "13", "r5c1": "23"})
+    assert eliminated(next_step(grid, only="death-blossom")) == {(cell("r1c1"), 3)}
+
+
+def test_sue_de_coq() -> None:
+    # r1c1, r1c2 hold 1234; r1c5 {1,2} in the row and r2c1 {3,4} in the box complete them.
+    grid = state(cells={"r1c1": "1234", "r1c2": "1234", "r1c5": "12", "r2c1": "34"})
+    step = next_step(grid, only="sue-de-coq")
+    row = [f"r1c{c}" for c in (3, 4, 6, 7, 8, 9)]
+    box = ["r1c3", "r2c2", "r2c3", "r3c1", "r3c2", "r3c3"]
+    assert eliminated(step) == (
+        digit_elims(1, *row) | digit_elims(2, *row) | digit_elims(3, *box) | digit_elims(4, *box)
+    )
+
+
+# Forcing chains.
+
+SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+
+
+def test_contradiction_forcing_chain() -> None:
+    # The solution with r1c1 (5), r1c2 (3), r1c3 (4) empty: r1c1 {5,3}, r1c2 {3,4}, r1c3 {4}.
+    values = [int(ch) for ch in SOLUTION]
+    cands = [0] * 81
+    for c, digits in ((0, "53"), (1, "34"), (2, "4")):
+        values[c] = 0
+        cands[c] = sum(1 << (int(d) - 1) for d in digits)
+    grid = CandidateGrid(values, cands)
+    first = next_step(grid, only="contradiction-forcing-chain")
+    assert first.eliminations == ((1, 4),)
+    assert "r1c3 would have no candidate left" in first.explanation
+    assert first.rating == 8.5  # several digits: a dynamic forcing chain
+    assert union(grid, "contradiction-forcing-chain") == {(1, 4), (0, 3)}
+
+
+def test_contradiction_through_one_digit_is_a_nishio() -> None:
+    # The 5s of row 1 are r1c4 and r1c6: a 5 anywhere else in box 2 leaves row 1 without one.
+    grid = state({5: digit_only({"r1": [4, 6]})})
+    first = next_step(grid, only="contradiction-forcing-chain")
+    assert first.rating == 7.5 and "row 1 would have no place left for a 5" in first.explanation
+    box = [f"r{r}c{c}" for r in (2, 3) for c in (4, 5, 6)]
+    assert union(grid, "contradiction-forcing-chain") == digit_elims(5, *box)
+
+
+def test_cell_forcing_chain() -> None:
+    # r1c1 {1,2}: with 1, r1c5 {1,3} is 3; with 2, r5c1 {2,3} is 3; either way r5c5 is not 3.
+    grid = state(cells={"r1c1": "12", "r1c5": "13", "r5c1": "23"})
+    step = next_step(grid, only="cell-forcing-chain")
+    assert eliminated(step) == {(cell("r5c5"), 3)}
+    assert "each choice leads by singles" in step.explanation
+
+
+def test_unit_forcing_chain() -> None:
+    # The 7s of row 9 are r9c1/r9c9; r1c1 and r1c9 are {3,7}: either way r1c1 and r1c9 take
+    # 3 and 7, and columns 1 and 9 get their 7 at the ends.
+    grid = state({7: digit_only({"r9": [1, 9]})}, {"r1c1": "37", "r1c9": "37"})
+    step = next_step(grid, only="unit-forcing-chain")
+    row = [f"r1c{c}" for c in range(2, 9)]
+    columns = [f"r{r}c{c}" for r in range(2, 9) for c in (1, 9)]
+    assert eliminated(step) == digit_elims(3, *row) | digit_elims(7, *row, *columns)
+
+
+def test_nested_forcing_chain_goes_on_where_plain_ones_stall() -> None:
+    solution = solve_line(NESTED).solution
+    grid = CandidateGrid.from_puzzle(NESTED)
+    for step in explain(grid).steps:
+        if step.technique == "nested-forcing-chain":
+            break
+        grid.apply(step)
+    else:
+        pytest.fail("the puzzle no longer needs a nested forcing chain")
+    for plain in ("contradiction-forcing-chain", "cell-forcing-chain", "unit-forcing-chain"):
+        assert next_step(grid, only=plain) is None
+    nested = next_step(grid, only="nested-forcing-chain")
+    assert nested is not None and nested.eliminations and not nested.contradictions(solution)
+
+
+# Ratings, catalog and sentences.
+
+
+def test_length_bonus_follows_sudoku_explainer() -> None:
+    # +0.1 each time the length (nodes - 2) passes 4, 6, 8, 12, 16, ...
+    nodes = (4, 6, 7, 8, 9, 10, 11, 14, 15, 18, 19)
+    assert [length_bonus(n) for n in nodes] == [0, 0, 0.1, 0.1, 0.2, 0.2, 0.3, 0.3, 0.4, 0.4, 0.5]
+
+
+def test_every_technique_is_registered() -> None:
+    for name in MY_TECHNIQUES:
+        assert technique(name).name == name
+
+
+# Soundness against the exact solver.
+
+
+def check_explanation(puzzle: str) -> None:
+    solution = solve_line(puzzle).solution
+    grid = CandidateGrid.from_puzzle(puzzle)
+    path = explain(grid)
+    assert path.solved, f"{puzzle} not explained to the end"
+    state_now = grid.copy()
+    for step in path.steps:
+        assert not step.contradictions(solution), (step.technique, step.explanation)
+        assert step.explanation.endswith(".")
+        state_now.apply(step)
+    assert state_now.line() == solution
+
+
+def check_every_instance(puzzle: str, every: int) -> None:
+    """Every instance of every technique of this module, on every `every`-th state of the
+    puzzle's explanation, against the solution."""
+    solution = solve_line(puzzle).solution
+    grid = CandidateGrid.from_puzzle(puzzle)
+    for number, step in enumerate(explain(grid).steps):
+        if number % every == 0 and step.technique not in ("hidden-single", "full-house"):
+            for name in MY_TECHNIQUES[:-1]:
+                for found in all_steps(grid, only=name):
+                    assert not found.contradictions(solution), (name, found.explanation)
+        grid.apply(step)
+
+
+@pytest.mark.parametrize("puzzle", BUNDLED)
+def test_bundled_puzzles_explained_soundly(puzzle: str) -> None:
+    check_explanation(puzzle)
+
+
+@pytest.mark.parametrize("puzzle", BUNDLED[2:])
+def test_every_instance_sound_on_bundled_puzzles(puzzle: str) -> None:
+    check_every_instance(puzzle, every=3)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.permutations(list(range(1, 10))), st.booleans())
+def test_relabelled_and_transposed_puzzles_explained_soundly(perm: list[int], flip: bool) -> None:
+    # Relabelling the digits or transposing the grid changes no logic: the chains must stay
+    # sound and still finish the puzzle.
+    puzzle = BUNDLED[3]
+    if flip:
+        puzzle = "".join(puzzle[c * 9 + r] for r in range(9) for c in range(9))
+    check_explanation("".join("0" if ch == "0" else str(perm[int(ch) - 1]) for ch in puzzle))
+
+
+def test_threads_solving_at_once_keep_their_own_searches() -> None:
+    # The web app may explain several puzzles at once in threads: what a technique keeps about
+    # the last state it saw must not be shared between them.
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(check_explanation, BUNDLED * 2))
+
+
+def shared_sample(name: str, count: int) -> list[str]:
+    path = SHARED / name
+    if not path.exists():
+        pytest.skip(f"shared puzzle data not found at {path}")
+    lines = [w for raw in path.read_text().splitlines() for w in raw.split() if len(w) == 81]
+    step = max(1, len(lines) // count)
+    return lines[::step][:count]
+
+
+@pytest.mark.parametrize("name", ["top1465.txt", "se-rated-diabolical-2000.txt"])
+def test_shared_sample_explained_soundly(name: str) -> None:
+    for puzzle in shared_sample(name, 6):
+        check_explanation(puzzle)
+
+
+def test_shared_sample_every_instance_sound() -> None:
+    for puzzle in shared_sample("se-rated-diabolical-2000.txt", 2):
+        check_every_instance(puzzle, every=4)
