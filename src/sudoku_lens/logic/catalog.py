@@ -17,7 +17,15 @@ from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Step
 
-_MODULES = ("singles",)
+_MODULES = (
+    "singles",
+    "intersections",
+    "subsets",
+    "fish",
+    "wings",
+    "uniqueness",
+    "single_digit",
+)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,103 @@
+"""Small helpers shared by the pattern techniques: cell-set tables, wording, chain ratings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sudoku_lens.logic.state import CandidateGrid
+from sudoku_lens.logic.step import Candidate
+from sudoku_lens.logic.units import BOX, COL, ROW, UNIT_SETS, cell_name, cells_of, unit_name
+
+ROW_SETS = UNIT_SETS[0:9]
+COL_SETS = UNIT_SETS[9:18]
+BOX_SETS = UNIT_SETS[18:27]
+
+LINE_UNITS_OF_BOX: tuple[tuple[int, ...], ...] = tuple(
+    tuple(range(b // 3 * 3, b // 3 * 3 + 3)) + tuple(9 + c for c in range(b % 3 * 3, b % 3 * 3 + 3))
+    for b in range(9)
+)
+"""For each box, the units of the three rows and three columns through it."""
+
+SHARED_UNITS: dict[tuple[int, int], tuple[int, ...]] = {
+    (a, b): tuple(
+        unit
+        for unit, same in (
+            (ROW[a], ROW[a] == ROW[b]),
+            (9 + COL[a], COL[a] == COL[b]),
+            (18 + BOX[a], BOX[a] == BOX[b]),
+        )
+        if same
+    )
+    for a in range(81)
+    for b in range(81)
+    if a != b
+}
+"""For two different cells, the units that hold both (rows, then columns, then boxes)."""
+
+
+def chain_rating(base: float, nodes: int) -> float:
+    """Sudoku Explainer's rating of a chain of `nodes` candidates: the base of its kind plus a
+    tenth each time the length passes a threshold growing by 3/2 and 4/3 in turn."""
+    added = 0.0
+    ceiling = 4
+    length = nodes - 2
+    odd = False
+    while length > ceiling:
+        added += 0.1
+        ceiling = ceiling * 4 // 3 if odd else ceiling * 3 // 2
+        odd = not odd
+    return round(base + added, 1)
+
+
+def spell(words: Iterable[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    items = list(words)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def cells_text(cells: Iterable[int]) -> str:
+    """Cells named and joined: "r1c2, r1c5 and r3c4"."""
+    return spell(cell_name(cell) for cell in cells)
+
+
+def units_text(units: Iterable[int]) -> str:
+    """Units of one kind named together: "rows 2 and 6", "column 4", "box 5"."""
+    units = sorted(units)
+    if len(units) == 1:
+        return unit_name(units[0])
+    kind = ("rows", "columns", "boxes")[units[0] // 9]
+    return f"{kind} {spell(str(u % 9 + 1) for u in units)}"
+
+
+def digits_text(mask: int) -> str:
+    """The digits of a candidate mask: "3", "3 and 7", "1, 4 and 9"."""
+    return spell(str(d + 1) for d in range(9) if mask >> d & 1)
+
+
+def eliminations_of(grid: CandidateGrid, digits: int, zone: int) -> tuple[Candidate, ...]:
+    """Every candidate of the digits in mask `digits` in the cells of cell set `zone`, cell by
+    cell."""
+    found: list[Candidate] = []
+    for d in range(9):
+        if digits >> d & 1:
+            found.extend((cell, d + 1) for cell in cells_of(grid.digit_cells[d + 1] & zone))
+    found.sort()
+    return tuple(found)
+
+
+def eliminated_text(eliminations: tuple[Candidate, ...]) -> str:
+    """What a step removes, in words: "r1c2 cannot be 5", "r1c2 and r4c4 cannot be 5",
+    "r1c2 cannot be 3 and r5c5 cannot be 7"."""
+    cells = {cell for cell, _ in eliminations}
+    if len(cells) == 1:
+        digits = " or ".join(str(digit) for _, digit in sorted(eliminations))
+        return f"{cell_name(cells.pop())} cannot be {digits}"
+    by_digit: dict[int, list[int]] = {}
+    for cell, digit in eliminations:
+        by_digit.setdefault(digit, []).append(cell)
+    clauses = []
+    for digit, cells in sorted(by_digit.items()):
+        clauses.append(f"{cells_text(sorted(cells))} cannot be {digit}")
+    return spell(clauses)

@@ -1,0 +1,423 @@
+"""Uniqueness: patterns that would give the puzzle two solutions (deadly patterns), ruled out
+because a proper puzzle has exactly one.
+
+These techniques are sound only for puzzles with exactly one solution; every puzzle the logical
+solver is meant for has one. A deadly pattern is a rectangle of four cells in two rows, two
+columns and two boxes holding two digits a and b crosswise: swapping a and b leaves every unit
+valid, so the solution would not be unique. Unique rectangles reason about empty cells with
+candidates a and b; avoidable rectangles about digits placed while solving (not givens, see
+`CandidateGrid.givens`), which a swap could exchange just as well.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from sudoku_lens.logic.catalog import Technique
+from sudoku_lens.logic.state import CandidateGrid
+from sudoku_lens.logic.step import Step
+from sudoku_lens.logic.techniques._common import (
+    COL_SETS,
+    ROW_SETS,
+    SHARED_UNITS,
+    cells_text,
+    digits_text,
+    eliminated_text,
+    eliminations_of,
+)
+from sudoku_lens.logic.units import (
+    BIT_COUNT,
+    BOX,
+    PEER_SETS,
+    UNIT_SETS,
+    UNITS,
+    cell_name,
+    unit_name,
+)
+
+RECTANGLES: tuple[tuple[int, int, int, int], ...] = tuple(
+    (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2)
+    for r1 in range(9)
+    for r2 in range(r1 + 1, 9)
+    for c1 in range(9)
+    for c2 in range(c1 + 1, 9)
+    if len({BOX[r1 * 9 + c1], BOX[r1 * 9 + c2], BOX[r2 * 9 + c1], BOX[r2 * 9 + c2]}) == 2
+)
+"""Every rectangle of cells (A, B, C, D) = (r1c1, r1c2, r2c1, r2c2) spanning two boxes."""
+
+_SIDES = (((0, 1), (2, 3)), ((2, 3), (0, 1)), ((0, 2), (1, 3)), ((1, 3), (0, 2)))
+"""(floor, roof) pairs of corner indices on opposite sides of a rectangle."""
+_DIAGONALS = (((0, 3), (1, 2)), ((1, 2), (0, 3)))
+_OPPOSITE = (3, 2, 1, 0)
+
+
+def _empty_rectangles(grid: CandidateGrid) -> Iterator[tuple[tuple[int, ...], int, int, list[int]]]:
+    """Rectangles of empty cells sharing two candidates a and b: (cells, a, b, each cell's
+    candidates besides a and b)."""
+    cands = grid.cands
+    for rect in RECTANGLES:
+        a_, b_, c_, d_ = rect
+        common = cands[a_] & cands[b_] & cands[c_] & cands[d_]
+        if BIT_COUNT[common] < 2:
+            continue
+        digits = [d + 1 for d in range(9) if common >> d & 1]
+        for a, b in combinations(digits, 2):
+            pair = 1 << (a - 1) | 1 << (b - 1)
+            yield rect, a, b, [cands[cell] & ~pair for cell in rect]
+
+
+def _ur_step(
+    name: str,
+    rating: float,
+    rect: tuple[int, ...],
+    a: int,
+    b: int,
+    because: str,
+    eliminations: tuple[tuple[int, int], ...],
+    units: tuple[int, ...] = (),
+) -> Step:
+    return Step(
+        technique=name,
+        rating=rating,
+        explanation=f"{cells_text(rect)} all hold {a} and {b}; {because}, and "
+        f"{eliminated_text(eliminations)}.",
+        eliminations=eliminations,
+        cells=rect,
+        candidates=tuple((cell, d) for cell in rect for d in (a, b)),
+        units=units,
+    )
+
+
+_DEADLY = "if they held nothing else the puzzle would have two solutions"
+_COMPLETE = "complete a pattern with two solutions"
+
+
+def unique_rectangle_1(grid: CandidateGrid) -> Iterator[Step]:
+    """Three corners hold only a and b: the fourth must not be a or b."""
+    for rect, a, b, extras in _empty_rectangles(grid):
+        if extras.count(0) != 3:
+            continue
+        corner = rect[[i for i in range(4) if extras[i]][0]]
+        yield _ur_step(
+            "unique-rectangle-1",
+            4.5,
+            rect,
+            a,
+            b,
+            f"{_DEADLY}, so {cell_name(corner)} must be something else",
+            ((corner, a), (corner, b)),
+        )
+
+
+def unique_rectangle_2(grid: CandidateGrid) -> Iterator[Step]:
+    """Two corners on one side hold only a and b, the other two a, b and one more digit c:
+    one of those is c, so cells seeing both cannot be c."""
+    for rect, a, b, extras in _empty_rectangles(grid):
+        for floor, roof in _SIDES:
+            if extras[floor[0]] or extras[floor[1]]:
+                continue
+            extra = extras[roof[0]]
+            if BIT_COUNT[extra] != 1 or extras[roof[1]] != extra:
+                continue
+            r1, r2 = rect[roof[0]], rect[roof[1]]
+            eliminations = eliminations_of(grid, extra, PEER_SETS[r1] & PEER_SETS[r2])
+            if eliminations:
+                yield _ur_step(
+                    "unique-rectangle-2",
+                    4.6,
+                    rect,
+                    a,
+                    b,
+                    f"{_DEADLY}, so {cell_name(r1)} or {cell_name(r2)} is {digits_text(extra)}",
+                    eliminations,
+                )
+
+
+def unique_rectangle_3(grid: CandidateGrid) -> Iterator[Step]:
+    """Two corners on one side hold only a and b; the other two have extra digits that, with
+    other cells of a unit they share, make a naked subset: the unit's other cells lose it."""
+    cands = grid.cands
+    for rect, a, b, extras in _empty_rectangles(grid):
+        for floor, roof in _SIDES:
+            if extras[floor[0]] or extras[floor[1]] or not extras[roof[0]] or not extras[roof[1]]:
+                continue
+            extra = extras[roof[0]] | extras[roof[1]]
+            if BIT_COUNT[extra] > 3:
+                continue
+            r1, r2 = rect[roof[0]], rect[roof[1]]
+            for unit in SHARED_UNITS[(r1, r2)]:
+                others = [cell for cell in UNITS[unit] if cands[cell] and cell not in (r1, r2)]
+                for size in range(max(1, BIT_COUNT[extra] - 1), 4):
+                    for group in combinations(others, size):
+                        union = extra
+                        for cell in group:
+                            union |= cands[cell]
+                        if BIT_COUNT[union] != size + 1:
+                            continue
+                        pattern = 1 << r1 | 1 << r2
+                        for cell in group:
+                            pattern |= 1 << cell
+                        eliminations = eliminations_of(grid, union, UNIT_SETS[unit] & ~pattern)
+                        if eliminations:
+                            yield _ur_step(
+                                "unique-rectangle-3",
+                                round(4.6 + 0.1 * size, 1),
+                                rect,
+                                a,
+                                b,
+                                f"{_DEADLY}, so {cell_name(r1)} or {cell_name(r2)} holds "
+                                f"{digits_text(extra)}, which with {cells_text(group)} makes "
+                                f"{size + 1} cells of {unit_name(unit)} holding only "
+                                f"{digits_text(union)}",
+                                eliminations,
+                                (unit,),
+                            )
+
+
+def unique_rectangle_4(grid: CandidateGrid) -> Iterator[Step]:
+    """Two corners on one side hold only a and b, and a unit shared by the other two has no
+    other place for a: those two take a and one other digit, so neither is b."""
+    digit_cells = grid.digit_cells
+    for rect, a, b, extras in _empty_rectangles(grid):
+        for floor, roof in _SIDES:
+            if extras[floor[0]] or extras[floor[1]]:
+                continue
+            r1, r2 = rect[roof[0]], rect[roof[1]]
+            pattern = 1 << r1 | 1 << r2
+            for kept, lost in ((a, b), (b, a)):
+                for unit in SHARED_UNITS[(r1, r2)]:
+                    if digit_cells[kept] & UNIT_SETS[unit] == pattern:
+                        yield _ur_step(
+                            "unique-rectangle-4",
+                            4.6,
+                            rect,
+                            a,
+                            b,
+                            f"{unit_name(unit)} has its {kept} only in {cell_name(r1)} and "
+                            f"{cell_name(r2)}, so {lost} in either would {_COMPLETE}",
+                            ((r1, lost), (r2, lost)),
+                            (unit,),
+                        )
+                        break
+
+
+def unique_rectangle_5(grid: CandidateGrid) -> Iterator[Step]:
+    """One corner, or two diagonal ones, hold only a and b; the others a, b and the same one
+    more digit c: one of those is c, so cells seeing all of them cannot be c."""
+    for rect, a, b, extras in _empty_rectangles(grid):
+        bivalue = [i for i in range(4) if not extras[i]]
+        roof = [i for i in range(4) if extras[i]]
+        if len(bivalue) == 2 and bivalue[0] + bivalue[1] != 3:
+            continue
+        if len(bivalue) not in (1, 2):
+            continue
+        extra = extras[roof[0]]
+        if BIT_COUNT[extra] != 1 or any(extras[i] != extra for i in roof):
+            continue
+        zone = -1
+        for i in roof:
+            zone &= PEER_SETS[rect[i]]
+        eliminations = eliminations_of(grid, extra, zone)
+        if eliminations:
+            roof_cells = [rect[i] for i in roof]
+            yield _ur_step(
+                "unique-rectangle-5",
+                4.6,
+                rect,
+                a,
+                b,
+                f"{_DEADLY}, so one of {cells_text(roof_cells)} is {digits_text(extra)}",
+                eliminations,
+            )
+
+
+def unique_rectangle_6(grid: CandidateGrid) -> Iterator[Step]:
+    """Two diagonal corners hold only a and b, and both rows (or both columns) have no other
+    place for a: a in either other corner would force the deadly pattern."""
+    digit_cells = grid.digit_cells
+    for rect, a, b, extras in _empty_rectangles(grid):
+        for floor, roof in _DIAGONALS:
+            if extras[floor[0]] or extras[floor[1]] or not extras[roof[0]] or not (extras[roof[1]]):
+                continue
+            r1, r2 = rect[roof[0]], rect[roof[1]]
+            for digit in (a, b):
+                places = digit_cells[digit]
+                rows = (ROW_SETS[rect[0] // 9], ROW_SETS[rect[2] // 9])
+                cols = (COL_SETS[rect[0] % 9], COL_SETS[rect[1] % 9])
+                rect_set = sum(1 << cell for cell in rect)
+                for lines, word in ((rows, "rows"), (cols, "columns")):
+                    if all(places & line == rect_set & line for line in lines):
+                        first, second = (
+                            (rect[0] // 9, rect[2] // 9)
+                            if word == "rows"
+                            else (rect[0] % 9, rect[1] % 9)
+                        )
+                        yield _ur_step(
+                            "unique-rectangle-6",
+                            4.6,
+                            rect,
+                            a,
+                            b,
+                            f"{word} {first + 1} and {second + 1} have their {digit}s only "
+                            f"in these cells, so {digit} in {cell_name(r1)} or {cell_name(r2)} "
+                            f"would make both of them {digit} and {_COMPLETE}",
+                            ((r1, digit), (r2, digit)),
+                        )
+                        break
+
+
+def hidden_rectangle(grid: CandidateGrid) -> Iterator[Step]:
+    """A corner holds only a and b, and the opposite corner's row and column have no other
+    place for a than the rectangle: that corner cannot be b."""
+    digit_cells = grid.digit_cells
+    for rect, a, b, extras in _empty_rectangles(grid):
+        for corner in range(4):
+            if extras[corner]:
+                continue
+            far = rect[_OPPOSITE[corner]]
+            rect_set = sum(1 << cell for cell in rect)
+            row, col = ROW_SETS[far // 9], COL_SETS[far % 9]
+            for kept, lost in ((a, b), (b, a)):
+                if digit_cells[kept] & row == rect_set & row and (
+                    digit_cells[kept] & col == rect_set & col
+                ):
+                    yield _ur_step(
+                        "hidden-rectangle",
+                        4.6,
+                        rect,
+                        a,
+                        b,
+                        f"{cell_name(rect[corner])} holds only {a} and {b}, and row "
+                        f"{far // 9 + 1} and column {far % 9 + 1} have their {kept}s only in "
+                        f"the rectangle, so {lost} in {cell_name(far)} would force the other "
+                        f"corners and {_COMPLETE}",
+                        ((far, lost),),
+                    )
+
+
+def avoidable_rectangle_1(grid: CandidateGrid) -> Iterator[Step]:
+    """Three corners hold digits placed while solving, x opposite the empty corner and y in
+    the other two: the empty corner cannot be x."""
+    values = grid.values
+    for rect in RECTANGLES:
+        empty = [i for i in range(4) if not values[rect[i]]]
+        if len(empty) != 1 or any(grid.givens >> cell & 1 for cell in rect):
+            continue
+        corner = empty[0]
+        x = values[rect[_OPPOSITE[corner]]]
+        sides = [values[rect[i]] for i in range(4) if i not in (corner, _OPPOSITE[corner])]
+        if sides[0] != sides[1] or sides[0] == x or not grid.cands[rect[corner]] >> (x - 1) & 1:
+            continue
+        cell = rect[corner]
+        yield Step(
+            technique="avoidable-rectangle-1",
+            rating=4.5,
+            explanation=f"{cells_text(c for c in rect if c != cell)} were placed while solving "
+            f"(they are not givens); {x} in {cell_name(cell)} would let {x} and {sides[0]} swap "
+            f"in the four cells for a second solution, so {cell_name(cell)} cannot be {x}.",
+            eliminations=((cell, x),),
+            cells=rect,
+            candidates=((cell, x),),
+        )
+
+
+def avoidable_rectangle_2(grid: CandidateGrid) -> Iterator[Step]:
+    """Two corners on one side hold x and y placed while solving; the other two hold y or z
+    and x or z: one of those is z, so cells seeing both cannot be z."""
+    values, cands = grid.values, grid.cands
+    for rect in RECTANGLES:
+        for floor, roof in _SIDES:
+            f1, f2 = rect[floor[0]], rect[floor[1]]
+            x, y = values[f1], values[f2]
+            if not x or not y or x == y or (grid.givens >> f1 | grid.givens >> f2) & 1:
+                continue
+            # The roof corner beside f1 (same line) would have to be y, the other x.
+            r1 = rect[roof[0]]
+            r2 = rect[roof[1]]
+            if values[r1] or values[r2]:
+                continue
+            extra = cands[r1] & ~(1 << (y - 1))
+            if BIT_COUNT[extra] != 1 or cands[r1] != extra | 1 << (y - 1):
+                continue
+            if cands[r2] != extra | 1 << (x - 1) or extra == 1 << (x - 1):
+                continue
+            eliminations = eliminations_of(grid, extra, PEER_SETS[r1] & PEER_SETS[r2])
+            if not eliminations:
+                continue
+            z = extra.bit_length()
+            yield Step(
+                technique="avoidable-rectangle-2",
+                rating=4.6,
+                explanation=f"{cell_name(f1)}={x} and {cell_name(f2)}={y} were placed while "
+                f"solving; {cell_name(r1)} is {y} or {z} and {cell_name(r2)} {x} or {z}, and "
+                f"without {z} the four cells could swap {x} and {y} for a second solution, so "
+                f"one of them is {z} and {eliminated_text(eliminations)}.",
+                eliminations=eliminations,
+                cells=rect,
+                candidates=((r1, y), (r1, z), (r2, x), (r2, z)),
+            )
+
+
+def bug_plus_1(grid: CandidateGrid) -> Iterator[Step]:
+    """Every empty cell holds two candidates but one that holds three, and without one of its
+    digits every unit would have each candidate twice (a bivalue universal grave, which has
+    no or several solutions): that digit is the cell's."""
+    cands = grid.cands
+    odd = -1
+    for cell in range(81):
+        count = BIT_COUNT[cands[cell]]
+        if count == 1 or count > 3 or (count == 3 and odd >= 0):
+            return
+        if count == 3:
+            odd = cell
+    if odd < 0:
+        return
+    digit_cells = grid.digit_cells
+    row, col, box = UNIT_SETS[odd // 9], UNIT_SETS[9 + odd % 9], UNIT_SETS[18 + BOX[odd]]
+    for d in range(9):
+        if not cands[odd] >> d & 1:
+            continue
+        digit = d + 1
+        if not all((digit_cells[digit] & unit).bit_count() == 3 for unit in (row, col, box)):
+            continue
+        if not _grave_without(grid, odd, digit):
+            continue
+        yield Step(
+            technique="bug-plus-1",
+            rating=5.6,
+            explanation=f"Every empty cell but {cell_name(odd)} holds two candidates; without "
+            f"its {digit} every unit would have each candidate exactly twice, a pattern with no "
+            f"single solution, so {cell_name(odd)} is {digit}.",
+            placements=((odd, digit),),
+            cells=(odd,),
+            candidates=tuple((odd, e + 1) for e in range(9) if cands[odd] >> e & 1),
+        )
+        return
+
+
+def _grave_without(grid: CandidateGrid, cell: int, digit: int) -> bool:
+    """True when removing `digit` from `cell` leaves every digit in every unit at zero or two
+    places."""
+    for d in range(1, 10):
+        places = grid.digit_cells[d]
+        if d == digit:
+            places &= ~(1 << cell)
+        for unit in UNIT_SETS:
+            if (places & unit).bit_count() not in (0, 2):
+                return False
+    return True
+
+
+TECHNIQUES = [
+    Technique("unique-rectangle-1", 4.5, unique_rectangle_1),
+    Technique("avoidable-rectangle-1", 4.5, avoidable_rectangle_1),
+    Technique("unique-rectangle-2", 4.6, unique_rectangle_2),
+    Technique("unique-rectangle-4", 4.6, unique_rectangle_4),
+    Technique("unique-rectangle-5", 4.6, unique_rectangle_5),
+    Technique("unique-rectangle-6", 4.6, unique_rectangle_6),
+    Technique("hidden-rectangle", 4.6, hidden_rectangle),
+    Technique("avoidable-rectangle-2", 4.6, avoidable_rectangle_2),
+    Technique("unique-rectangle-3", 4.7, unique_rectangle_3),
+    Technique("bug-plus-1", 5.6, bug_plus_1),
+]
