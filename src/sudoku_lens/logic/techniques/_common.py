@@ -88,16 +88,15 @@ def eliminations_of(grid: CandidateGrid, digits: int, zone: int) -> tuple[Candid
 
 
 def eliminated_text(eliminations: tuple[Candidate, ...]) -> str:
-    """What a step removes, in words: "r1c2 cannot be 5", "r1c2 and r4c4 cannot be 5",
-    "r1c2 cannot be 3 and r5c5 cannot be 7"."""
-    cells = {cell for cell, _ in eliminations}
-    if len(cells) == 1:
-        digits = " or ".join(str(digit) for _, digit in sorted(eliminations))
-        return f"{cell_name(cells.pop())} cannot be {digits}"
-    by_digit: dict[int, list[int]] = {}
+    """What a step removes, in words, cells that lose the same digits together: "r1c2 cannot
+    be 5", "r1c2 and r4c4 cannot be 3 or 7", "r1c2 cannot be 3 and r5c5 cannot be 7"."""
+    lost: dict[int, list[int]] = {}
     for cell, digit in eliminations:
-        by_digit.setdefault(digit, []).append(cell)
-    clauses = []
-    for digit, cells in sorted(by_digit.items()):
-        clauses.append(f"{cells_text(sorted(cells))} cannot be {digit}")
-    return spell(clauses)
+        lost.setdefault(cell, []).append(digit)
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for cell in sorted(lost):
+        groups.setdefault(tuple(sorted(lost[cell])), []).append(cell)
+    return spell(
+        f"{cells_text(group)} cannot be {' or '.join(map(str, digits))}"
+        for digits, group in groups.items()
+    )

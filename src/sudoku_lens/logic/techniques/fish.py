@@ -121,7 +121,7 @@ def _finned(grid: CandidateGrid, size: int, sashimi: bool) -> Iterator[Step]:
                     union |= masks[i]
                 if not size < BIT_COUNT[union] <= size + 2:
                     continue
-                for band in {i // 3 for i in base}:
+                for band in sorted({i // 3 for i in base}):
                     for stack in range(3):
                         box_cross = 7 << (3 * stack)
                         required = 0
