@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Candidate
 from sudoku_lens.logic.units import BOX, COL, ROW, UNIT_SETS, cell_name, cells_of, unit_name
+
+T = TypeVar("T")
 
 ROW_SETS = UNIT_SETS[0:9]
 COL_SETS = UNIT_SETS[9:18]
@@ -100,3 +103,23 @@ def eliminated_text(eliminations: tuple[Candidate, ...]) -> str:
         f"{cells_text(group)} cannot be {' or '.join(map(str, digits))}"
         for digits, group in groups.items()
     )
+
+
+_MEMO: dict[str, tuple[tuple[int, ...], object]] = {}
+
+
+def per_state(grid: CandidateGrid, name: str, compute: Callable[[CandidateGrid], T]) -> T:
+    """`compute(grid)`, remembered for the last candidate state seen under `name`.
+
+    Several techniques share one analysis of a state (a digit's strong links, the rectangles,
+    every finned fish of every size), and `next_step` asks them one after the other about the
+    same state: the analysis runs once. The key is the per-digit candidate cell sets, which
+    determine every candidate; `compute` must depend on nothing else.
+    """
+    key = tuple(grid.digit_cells)
+    hit = _MEMO.get(name)
+    if hit is not None and hit[0] == key:
+        return hit[1]  # type: ignore[return-value]
+    value = compute(grid)
+    _MEMO[name] = (key, value)
+    return value

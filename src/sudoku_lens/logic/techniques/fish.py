@@ -23,27 +23,33 @@ from sudoku_lens.logic.techniques._common import (
     cells_text,
     chain_rating,
     eliminated_text,
+    per_state,
     units_text,
 )
 from sudoku_lens.logic.units import BIT_COUNT, cells_of
 
 _FISH_NAME = {2: "x-wing", 3: "swordfish", 4: "jellyfish"}
 _FISH_RATING = {2: 3.2, 3: 3.8, 4: 5.2}
+_FINNED_RATING = {size: chain_rating(6.5, 2 * size + 2) for size in (2, 3, 4)}
+"""A finned fish is an X-chain with a group of cells (the fins) at one end; rated as Sudoku
+Explainer rates such a chain of its length."""
 _BITS_OF = tuple(tuple(i for i in range(9) if mask >> i & 1) for mask in range(512))
 
 
-def _line_masks(digit_cells: int) -> tuple[list[int], list[int]]:
-    """A digit's places as nine row masks (bit = column) and nine column masks (bit = row)."""
-    rows = [0] * 9
-    cols = [0] * 9
-    while digit_cells:
-        low = digit_cells & -digit_cells
-        cell = low.bit_length() - 1
-        digit_cells ^= low
-        r, c = divmod(cell, 9)
-        rows[r] |= 1 << c
-        cols[c] |= 1 << r
-    return rows, cols
+def _all_line_masks(grid: CandidateGrid) -> list[tuple[list[int], list[int]]]:
+    """For each digit (index 0 unused), its places as nine row masks (bit = column) and nine
+    column masks (bit = row)."""
+    found: list[tuple[list[int], list[int]]] = [([], [])]
+    for digit in range(1, 10):
+        digit_cells = grid.digit_cells[digit]
+        rows = [digit_cells >> (9 * r) & 0x1FF for r in range(9)]
+        cols = [0] * 9
+        for r in range(9):
+            bit = 1 << r
+            for c in _BITS_OF[rows[r]]:
+                cols[c] |= bit
+        found.append((rows, cols))
+    return found
 
 
 _Layout = tuple[list[int], tuple[int, ...], tuple[int, ...], int, int]
@@ -52,7 +58,7 @@ _Layout = tuple[list[int], tuple[int, ...], tuple[int, ...], int, int]
 def _orientations(grid: CandidateGrid, digit: int) -> tuple[_Layout, _Layout]:
     """(line masks, base line sets, cover line sets, first unit number of base, of cover), for
     rows as base and then columns as base."""
-    rows, cols = _line_masks(grid.digit_cells[digit])
+    rows, cols = per_state(grid, "line-masks", _all_line_masks)[digit]
     return ((rows, ROW_SETS, COL_SETS, 0, 9), (cols, COL_SETS, ROW_SETS, 9, 0))
 
 
@@ -101,72 +107,122 @@ def _basic(grid: CandidateGrid, size: int) -> Iterator[Step]:
                 )
 
 
-def _finned(grid: CandidateGrid, size: int, sashimi: bool) -> Iterator[Step]:
-    """A fish of `size` lines but for fins in one box. Sashimi when some base line keeps a
-    single candidate outside the fins (the fish without its fins would not be one)."""
-    kind = "sashimi" if sashimi else "finned"
-    name = f"{kind}-{_FISH_NAME[size]}"
-    rating = chain_rating(6.5, 2 * size + 2)
+def _finned(grid: CandidateGrid, name: str) -> Iterator[Step]:
+    yield from per_state(grid, "finned-fish", _all_finned).get(name, ())
+
+
+def _all_finned(grid: CandidateGrid) -> dict[str, list[Step]]:
+    """Every finned and sashimi fish of sizes 2 to 4, by technique name.
+
+    For each digit, orientation and fin box: the base lines outside the box's band must lie
+    wholly in the cover, those of the band but for their cells in the box (that part of a line
+    is its "core"), so sets of lines are grown while their cores fit in four cover lines. The
+    box must hold the digit in a base line of its band (the fins) and in another line of its
+    band (the cells to clear). Lines with a single place are hidden singles, not fish lines.
+    """
+    found: dict[str, list[Step]] = {}
     for digit in range(1, 10):
         digit_cells = grid.digit_cells[digit]
         if not digit_cells:
             continue
-        for masks, base_sets, cover_sets, base_unit, cover_unit in _orientations(grid, digit):
-            lines = [i for i in range(9) if 1 <= BIT_COUNT[masks[i]] <= size + 2]
-            if len(lines) < size:
-                continue
-            for base in combinations(lines, size):
-                union = 0
-                for i in base:
-                    union |= masks[i]
-                if not size < BIT_COUNT[union] <= size + 2:
+        for layout in _orientations(grid, digit):
+            masks, base_unit = layout[0], layout[3]
+            lines = [i for i in range(9) if BIT_COUNT[masks[i]] >= 2]
+            for box in range(9):
+                if not digit_cells & BOX_SETS[box]:
                     continue
-                for band in sorted({i // 3 for i in base}):
-                    for stack in range(3):
-                        box_cross = 7 << (3 * stack)
-                        required = 0
-                        inside = 0
-                        for i in base:
-                            if i // 3 == band:
-                                required |= masks[i] & ~box_cross
-                                inside |= masks[i] & box_cross
-                            else:
-                                required |= masks[i]
-                        need = size - BIT_COUNT[required]
-                        free = inside & ~required
-                        if need < 0 or need > BIT_COUNT[free]:
-                            continue
-                        for extra in combinations(_BITS_OF[free], need):
-                            cover = required
-                            for j in extra:
-                                cover |= 1 << j
-                            if not cover & box_cross:
-                                continue
-                            fins = 0
-                            thinnest = 9
-                            for i in base:
-                                fins |= masks[i] & ~cover
-                                thinnest = min(thinnest, BIT_COUNT[masks[i] & cover])
-                            if not fins or thinnest == 0 or (thinnest == 1) != sashimi:
-                                continue
-                            yield from _finned_step(
-                                grid,
-                                digit,
-                                name,
-                                rating,
-                                masks,
-                                base,
-                                cover,
-                                (base_sets, cover_sets, base_unit, cover_unit),
-                                band * 3 + stack if base_unit == 0 else stack * 3 + band,
-                            )
+                band, stack = (box // 3, box % 3) if base_unit == 0 else (box % 3, box // 3)
+                box_cross = 7 << (3 * stack)
+                holders = 0
+                for i in range(band * 3, band * 3 + 3):
+                    if masks[i] & box_cross:
+                        holders |= 1 << i
+                if holders & (holders - 1) == 0:
+                    continue
+                cores = []
+                for i in lines:
+                    core = masks[i] & ~box_cross if i // 3 == band else masks[i]
+                    if BIT_COUNT[core] <= 4:
+                        cores.append((i, core))
+                where = (layout, box, band, box_cross, holders)
+                for base, core in _small_unions(cores):
+                    lines_bits = 0
+                    for i in base:
+                        lines_bits |= 1 << i
+                    if lines_bits & holders and holders & ~lines_bits:
+                        _finned_fish(grid, digit, where, base, core, found)
+    return found
+
+
+def _small_unions(cores: list[tuple[int, int]]) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Sets of two to four lines whose cores together span no more columns than lines."""
+    count = len(cores)
+    for a in range(count):
+        line_a, core_a = cores[a]
+        for b in range(a + 1, count):
+            line_b, core_b = cores[b]
+            union_b = core_a | core_b
+            if BIT_COUNT[union_b] > 4:
+                continue
+            if BIT_COUNT[union_b] <= 2:
+                yield (line_a, line_b), union_b
+            for c in range(b + 1, count):
+                line_c, core_c = cores[c]
+                union_c = union_b | core_c
+                if BIT_COUNT[union_c] > 4:
+                    continue
+                if BIT_COUNT[union_c] <= 3:
+                    yield (line_a, line_b, line_c), union_c
+                for d in range(c + 1, count):
+                    line_d, core_d = cores[d]
+                    if BIT_COUNT[union_c | core_d] <= 4:
+                        yield (line_a, line_b, line_c, line_d), union_c | core_d
+
+
+def _finned_fish(
+    grid: CandidateGrid,
+    digit: int,
+    where: tuple[_Layout, int, int, int, int],
+    base: tuple[int, ...],
+    required: int,
+    found: dict[str, list[Step]],
+) -> None:
+    """The fish of these base lines with fins in the box, for every way to complete the cover
+    with lines through the box."""
+    layout, box, band, box_cross, _ = where
+    masks = layout[0]
+    size = len(base)
+    inside = 0
+    for i in base:
+        if i // 3 == band:
+            inside |= masks[i] & box_cross
+    free = inside & ~required
+    need = size - BIT_COUNT[required]
+    if need > BIT_COUNT[free]:
+        return
+    for extra in combinations(_BITS_OF[free], need):
+        cover = required
+        for j in extra:
+            cover |= 1 << j
+        if not cover & box_cross:
+            continue
+        fins = 0
+        thinnest = 9
+        for i in base:
+            fins |= masks[i] & ~cover
+            thinnest = min(thinnest, BIT_COUNT[masks[i] & cover])
+        if not fins or thinnest == 0:
+            continue
+        kind = "sashimi" if thinnest == 1 else "finned"
+        name = f"{kind}-{_FISH_NAME[size]}"
+        for step in _finned_step(grid, digit, name, masks, base, cover, layout[1:], box):
+            found.setdefault(name, []).append(step)
 
 
 def _finned_step(
     grid: CandidateGrid,
     digit: int,
     name: str,
-    rating: float,
     masks: list[int],
     base: tuple[int, ...],
     cover: int,
@@ -193,7 +249,7 @@ def _finned_step(
     fin_word = "fin" if len(fins) == 1 else "fins"
     yield Step(
         technique=name,
-        rating=rating,
+        rating=_FINNED_RATING[len(base)],
         explanation=f"In {units_text(base_units)} every {digit} lies in "
         f"{units_text(cover_units)} apart from the {fin_word} {cells_text(fins)}; either a fin "
         f"is {digit} or those {'columns' if base_unit == 0 else 'rows'} take their {digit}s in "
@@ -209,12 +265,8 @@ def _finned_step(
 def _technique(size: int, kind: str) -> Technique:
     if kind == "basic":
         return Technique(_FISH_NAME[size], _FISH_RATING[size], lambda g: _basic(g, size))
-    sashimi = kind == "sashimi"
-    return Technique(
-        f"{kind}-{_FISH_NAME[size]}",
-        chain_rating(6.5, 2 * size + 2),
-        lambda g: _finned(g, size, sashimi),
-    )
+    name = f"{kind}-{_FISH_NAME[size]}"
+    return Technique(name, _FINNED_RATING[size], lambda g: _finned(g, name))
 
 
 TECHNIQUES = [

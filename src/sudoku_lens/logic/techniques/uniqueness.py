@@ -25,6 +25,7 @@ from sudoku_lens.logic.techniques._common import (
     digits_text,
     eliminated_text,
     eliminations_of,
+    per_state,
 )
 from sudoku_lens.logic.units import (
     BIT_COUNT,
@@ -33,6 +34,7 @@ from sudoku_lens.logic.units import (
     UNIT_SETS,
     UNITS,
     cell_name,
+    cells_of,
     unit_name,
 )
 
@@ -46,25 +48,47 @@ RECTANGLES: tuple[tuple[int, int, int, int], ...] = tuple(
 )
 """Every rectangle of cells (A, B, C, D) = (r1c1, r1c2, r2c1, r2c2) spanning two boxes."""
 
+RECTANGLE_SETS = tuple(sum(1 << cell for cell in rect) for rect in RECTANGLES)
+
 _SIDES = (((0, 1), (2, 3)), ((2, 3), (0, 1)), ((0, 2), (1, 3)), ((1, 3), (0, 2)))
 """(floor, roof) pairs of corner indices on opposite sides of a rectangle."""
 _DIAGONALS = (((0, 3), (1, 2)), ((1, 2), (0, 3)))
 _OPPOSITE = (3, 2, 1, 0)
 
 
-def _empty_rectangles(grid: CandidateGrid) -> Iterator[tuple[tuple[int, ...], int, int, list[int]]]:
-    """Rectangles of empty cells sharing two candidates a and b: (cells, a, b, each cell's
-    candidates besides a and b)."""
-    cands = grid.cands
-    for rect in RECTANGLES:
-        a_, b_, c_, d_ = rect
-        common = cands[a_] & cands[b_] & cands[c_] & cands[d_]
-        if BIT_COUNT[common] < 2:
+def _empty_rectangles(grid: CandidateGrid) -> list[tuple[tuple[int, ...], int, int, list[int]]]:
+    """Rectangles of empty cells sharing two candidates a and b, one corner holding only those
+    (every uniqueness pattern here has one): (cells, a, b, each cell's other candidates).
+    Shared by the techniques through `per_state`."""
+    return per_state(grid, "rectangles", _find_rectangles)
+
+
+def _find_rectangles(grid: CandidateGrid) -> list[tuple[tuple[int, ...], int, int, list[int]]]:
+    cands, digit_cells = grid.cands, grid.digit_cells
+    found = []
+    seen = set()
+    for corner in range(81):
+        pair = cands[corner]
+        if BIT_COUNT[pair] != 2:
             continue
-        digits = [d + 1 for d in range(9) if common >> d & 1]
-        for a, b in combinations(digits, 2):
-            pair = 1 << (a - 1) | 1 << (b - 1)
-            yield rect, a, b, [cands[cell] & ~pair for cell in rect]
+        low = pair & -pair
+        a, b = low.bit_length(), (pair ^ low).bit_length()
+        both = digit_cells[a] & digit_cells[b] & ~(1 << corner)
+        row, col = corner // 9, corner % 9
+        for beside in cells_of(both & ROW_SETS[row]):
+            for below in cells_of(both & COL_SETS[col]):
+                far = below // 9 * 9 + beside % 9
+                if not both >> far & 1 or (BOX[beside] == BOX[corner]) == (
+                    BOX[below] == BOX[corner]
+                ):
+                    continue
+                rect = tuple(sorted((corner, beside, below, far)))
+                if (rect, a) in seen:
+                    continue
+                seen.add((rect, a))
+                found.append((rect, a, b, [cands[cell] & ~pair for cell in rect]))
+    found.sort(key=lambda item: (item[0], item[1]))
+    return found
 
 
 def _ur_step(
@@ -296,13 +320,27 @@ def hidden_rectangle(grid: CandidateGrid) -> Iterator[Step]:
                     )
 
 
+def _placed_while_solving(grid: CandidateGrid) -> int:
+    """The cell set of the digits placed after the givens."""
+    filled = 0
+    for cell, value in enumerate(grid.values):
+        if value:
+            filled |= 1 << cell
+    return filled & ~grid.givens
+
+
 def avoidable_rectangle_1(grid: CandidateGrid) -> Iterator[Step]:
     """Three corners hold digits placed while solving, x opposite the empty corner and y in
     the other two: the empty corner cannot be x."""
     values = grid.values
-    for rect in RECTANGLES:
+    solved = _placed_while_solving(grid)
+    if solved.bit_count() < 3:
+        return
+    for rect, rect_set in zip(RECTANGLES, RECTANGLE_SETS, strict=True):
+        if (rect_set & solved).bit_count() != 3:
+            continue
         empty = [i for i in range(4) if not values[rect[i]]]
-        if len(empty) != 1 or any(grid.givens >> cell & 1 for cell in rect):
+        if len(empty) != 1:
             continue
         corner = empty[0]
         x = values[rect[_OPPOSITE[corner]]]
@@ -326,7 +364,12 @@ def avoidable_rectangle_2(grid: CandidateGrid) -> Iterator[Step]:
     """Two corners on one side hold x and y placed while solving; the other two hold y or z
     and x or z: one of those is z, so cells seeing both cannot be z."""
     values, cands = grid.values, grid.cands
-    for rect in RECTANGLES:
+    solved = _placed_while_solving(grid)
+    if solved.bit_count() < 2:
+        return
+    for rect, rect_set in zip(RECTANGLES, RECTANGLE_SETS, strict=True):
+        if (rect_set & solved).bit_count() != 2:
+            continue
         for floor, roof in _SIDES:
             f1, f2 = rect[floor[0]], rect[floor[1]]
             x, y = values[f1], values[f2]
