@@ -117,8 +117,9 @@ def _all_finned(grid: CandidateGrid) -> dict[str, list[Step]]:
     For each digit, orientation and fin box: the base lines outside the box's band must lie
     wholly in the cover, those of the band but for their cells in the box (that part of a line
     is its "core"), so sets of lines are grown while their cores fit in four cover lines. The
-    box must hold the digit in a base line of its band (the fins) and in another line of its
-    band (the cells to clear). Lines with a single place are hidden singles, not fish lines.
+    box must hold the digit in a base line of its band (the fins: with those lines listed
+    first, the first line of a set is one) and in another line of its band (the cells to
+    clear). Lines with a single place are hidden singles, not fish lines.
     """
     found: dict[str, list[Step]] = {}
     for digit in range(1, 10):
@@ -139,44 +140,52 @@ def _all_finned(grid: CandidateGrid) -> dict[str, list[Step]]:
                         holders |= 1 << i
                 if holders & (holders - 1) == 0:
                     continue
-                cores = []
+                fin_lines = []
+                other_lines = []
                 for i in lines:
                     core = masks[i] & ~box_cross if i // 3 == band else masks[i]
                     if BIT_COUNT[core] <= 4:
-                        cores.append((i, core))
+                        (fin_lines if holders >> i & 1 else other_lines).append((i, core))
                 where = (layout, box, band, box_cross, holders)
-                for base, core in _small_unions(cores):
-                    lines_bits = 0
-                    for i in base:
-                        lines_bits |= 1 << i
-                    if lines_bits & holders and holders & ~lines_bits:
-                        _finned_fish(grid, digit, where, base, core, found)
+                for base, core in _small_unions(len(fin_lines), fin_lines + other_lines, holders):
+                    _finned_fish(grid, digit, where, base, core, found)
     return found
 
 
-def _small_unions(cores: list[tuple[int, int]]) -> Iterator[tuple[tuple[int, ...], int]]:
-    """Sets of two to four lines whose cores together span no more columns than lines."""
+def _small_unions(
+    fin_count: int, cores: list[tuple[int, int]], holders: int
+) -> list[tuple[tuple[int, ...], int]]:
+    """Sets of two to four lines, the first one of the first `fin_count` (a fin line), not
+    all of the box's lines among them, whose cores together span no more cover lines than
+    there are lines."""
+    found = []
     count = len(cores)
-    for a in range(count):
+    bit_count = BIT_COUNT
+    for a in range(fin_count):
         line_a, core_a = cores[a]
         for b in range(a + 1, count):
             line_b, core_b = cores[b]
             union_b = core_a | core_b
-            if BIT_COUNT[union_b] > 4:
+            width = bit_count[union_b]
+            if width > 4:
                 continue
-            if BIT_COUNT[union_b] <= 2:
-                yield (line_a, line_b), union_b
+            if width <= 2 and holders & ~(1 << line_a | 1 << line_b):
+                found.append(((line_a, line_b), union_b))
             for c in range(b + 1, count):
                 line_c, core_c = cores[c]
                 union_c = union_b | core_c
-                if BIT_COUNT[union_c] > 4:
+                width = bit_count[union_c]
+                if width > 4:
                     continue
-                if BIT_COUNT[union_c] <= 3:
-                    yield (line_a, line_b, line_c), union_c
+                if width <= 3 and holders & ~(1 << line_a | 1 << line_b | 1 << line_c):
+                    found.append(((line_a, line_b, line_c), union_c))
                 for d in range(c + 1, count):
                     line_d, core_d = cores[d]
-                    if BIT_COUNT[union_c | core_d] <= 4:
-                        yield (line_a, line_b, line_c, line_d), union_c | core_d
+                    if bit_count[union_c | core_d] <= 4 and holders & ~(
+                        1 << line_a | 1 << line_b | 1 << line_c | 1 << line_d
+                    ):
+                        found.append(((line_a, line_b, line_c, line_d), union_c | core_d))
+    return found
 
 
 def _finned_fish(

@@ -14,7 +14,7 @@ from sudoku_lens.logic.techniques._common import (
     eliminated_text,
     eliminations_of,
 )
-from sudoku_lens.logic.units import BIT_COUNT, UNIT_SETS, cells_of, unit_name
+from sudoku_lens.logic.units import BIT_COUNT, BOX, COL, ROW, UNIT_SETS, cells_of, unit_name
 
 INTERSECTIONS: tuple[tuple[int, int, tuple[int, ...], int], ...] = tuple(
     (
@@ -28,21 +28,22 @@ INTERSECTIONS: tuple[tuple[int, int, tuple[int, ...], int], ...] = tuple(
 )
 """The 54 box-line intersections: (box unit, line unit, its three cells, their cell set)."""
 
-BOXES_OF_LINE: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple((box, shared) for box, other, _, shared in INTERSECTIONS if other == line)
-    for line in range(18)
-)
-"""For each row and column, its three boxes as (box unit, cell set shared with the line)."""
-
 
 def pointing(grid: CandidateGrid) -> Iterator[Step]:
     """A digit whose places in a box all lie in one row or column: that line's other cells
     cannot hold it."""
-    for box, line, _, shared in INTERSECTIONS:
+    for box in range(18, 27):
         box_set = UNIT_SETS[box]
         for digit in range(1, 10):
             places = grid.digit_cells[digit] & box_set
-            if places & (places - 1) == 0 or places & ~shared:
+            if places & (places - 1) == 0:
+                continue
+            first = (places & -places).bit_length() - 1
+            if ROW[first] == ROW[places.bit_length() - 1]:
+                line = ROW[first]
+            elif not places & ~UNIT_SETS[9 + COL[first]]:
+                line = 9 + COL[first]
+            else:
                 continue
             removed = grid.digit_cells[digit] & UNIT_SETS[line] & ~box_set
             if not removed:
@@ -63,16 +64,17 @@ def pointing(grid: CandidateGrid) -> Iterator[Step]:
 
 def claiming(grid: CandidateGrid) -> Iterator[Step]:
     """A digit whose places in a row or column all lie in one box: the box's other cells cannot
-    hold it."""
+    hold it. (A line's cells in one box are consecutive, so its first and last place tell.)"""
     for line in range(18):
         line_set = UNIT_SETS[line]
         for digit in range(1, 10):
             places = grid.digit_cells[digit] & line_set
             if places & (places - 1) == 0:
                 continue
-            box = next((box for box, shared in BOXES_OF_LINE[line] if not places & ~shared), 0)
-            if not box:
+            first = (places & -places).bit_length() - 1
+            if BOX[first] != BOX[places.bit_length() - 1]:
                 continue
+            box = 18 + BOX[first]
             removed = grid.digit_cells[digit] & UNIT_SETS[box] & ~line_set
             if not removed:
                 continue

@@ -22,6 +22,7 @@ from sudoku_lens.logic.techniques._common import (
     ROW_SETS,
     chain_rating,
     eliminated_text,
+    per_state,
 )
 from sudoku_lens.logic.units import (
     BOX,
@@ -41,19 +42,29 @@ _EMPTY_RECTANGLE_RATING = chain_rating(6.5, 5)
 def strong_links(grid: CandidateGrid, digit: int) -> list[tuple[int, int, int]]:
     """The digit's conjugate pairs as (cell, cell, unit), each pair once, named by its row or
     column when it is one there (rows, then columns, then boxes)."""
-    links = []
-    seen = set()
-    digit_cells = grid.digit_cells[digit]
-    for unit in range(27):
-        places = digit_cells & UNIT_SETS[unit]
-        if places.bit_count() != 2:
-            continue
-        low = places & -places
-        pair = (low.bit_length() - 1, (places ^ low).bit_length() - 1)
-        if pair not in seen:
-            seen.add(pair)
-            links.append((pair[0], pair[1], unit))
-    return links
+    return per_state(grid, "strong-links", _all_strong_links)[digit]
+
+
+def _all_strong_links(grid: CandidateGrid) -> list[list[tuple[int, int, int]]]:
+    found: list[list[tuple[int, int, int]]] = [[]]
+    for digit in range(1, 10):
+        links = []
+        seen = set()
+        digit_cells = grid.digit_cells[digit]
+        for unit in range(27):
+            places = digit_cells & UNIT_SETS[unit]
+            if not places:
+                continue
+            low = places & -places
+            rest = places ^ low
+            if not rest or rest & (rest - 1):
+                continue
+            pair = (low.bit_length() - 1, rest.bit_length() - 1)
+            if pair not in seen:
+                seen.add(pair)
+                links.append((pair[0], pair[1], unit))
+        found.append(links)
+    return found
 
 
 def _shape(a1: int, a2: int, u1: int, b1: int, b2: int, u2: int) -> str:
@@ -69,6 +80,12 @@ def _shape(a1: int, a2: int, u1: int, b1: int, b2: int, u2: int) -> str:
 
 
 def _two_link_chains(grid: CandidateGrid, name: str) -> Iterator[Step]:
+    yield from per_state(grid, "two-link-chains", _all_two_link_chains).get(name, ())
+
+
+def _all_two_link_chains(grid: CandidateGrid) -> dict[str, list[Step]]:
+    """Every chain of two strong links joined by a weak one, by the name of its shape."""
+    found: dict[str, list[Step]] = {}
     for digit in range(1, 10):
         digit_cells = grid.digit_cells[digit]
         links = strong_links(grid, digit)
@@ -81,27 +98,33 @@ def _two_link_chains(grid: CandidateGrid, name: str) -> Iterator[Step]:
                         if not PEER_SETS[a2] >> b1 & 1:
                             continue
                         removed = digit_cells & PEER_SETS[a1] & PEER_SETS[b2] & ~(1 << a2 | 1 << b1)
-                        if not removed or _shape(a1, a2, u1, b1, b2, u2) != name:
+                        if not removed:
+                            continue
+                        name = _shape(a1, a2, u1, b1, b2, u2)
+                        if not name:
                             continue
                         eliminations = tuple((cell, digit) for cell in cells_of(removed))
-                        yield Step(
-                            technique=name,
-                            rating=_CHAIN_RATING,
-                            explanation=f"{unit_name(u1).capitalize()} has its {digit} in "
-                            f"{cell_name(a1)} or {cell_name(a2)} and {unit_name(u2)} in "
-                            f"{cell_name(b1)} or {cell_name(b2)}; {cell_name(a2)} and "
-                            f"{cell_name(b1)} see each other, so {cell_name(a1)} or "
-                            f"{cell_name(b2)} is {digit} and {eliminated_text(eliminations)}.",
-                            eliminations=eliminations,
-                            cells=(a1, a2, b1, b2),
-                            candidates=((a1, digit), (a2, digit), (b1, digit), (b2, digit)),
-                            units=(u1, u2),
-                            links=(
-                                Link((a1, digit), (a2, digit), True),
-                                Link((a2, digit), (b1, digit), False),
-                                Link((b1, digit), (b2, digit), True),
-                            ),
+                        found.setdefault(name, []).append(
+                            Step(
+                                technique=name,
+                                rating=_CHAIN_RATING,
+                                explanation=f"{unit_name(u1).capitalize()} has its {digit} in "
+                                f"{cell_name(a1)} or {cell_name(a2)} and {unit_name(u2)} in "
+                                f"{cell_name(b1)} or {cell_name(b2)}; {cell_name(a2)} and "
+                                f"{cell_name(b1)} see each other, so {cell_name(a1)} or "
+                                f"{cell_name(b2)} is {digit} and {eliminated_text(eliminations)}.",
+                                eliminations=eliminations,
+                                cells=(a1, a2, b1, b2),
+                                candidates=((a1, digit), (a2, digit), (b1, digit), (b2, digit)),
+                                units=(u1, u2),
+                                links=(
+                                    Link((a1, digit), (a2, digit), True),
+                                    Link((a2, digit), (b1, digit), False),
+                                    Link((b1, digit), (b2, digit), True),
+                                ),
+                            )
                         )
+    return found
 
 
 def skyscraper(grid: CandidateGrid) -> Iterator[Step]:

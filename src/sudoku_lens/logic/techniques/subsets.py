@@ -14,6 +14,7 @@ from sudoku_lens.logic.techniques._common import (
     digits_text,
     eliminated_text,
     eliminations_of,
+    per_state,
 )
 from sudoku_lens.logic.units import BIT_COUNT, UNIT_SETS, UNITS, cells_of, unit_name
 
@@ -22,16 +23,39 @@ _NAKED_RATING = {2: 3.0, 3: 3.6, 4: 5.0}
 _HIDDEN_RATING = {2: 3.4, 3: 4.0, 4: 5.4}
 
 
+def _units(grid: CandidateGrid) -> list[tuple[int, list[int], list[tuple[int, int]]]]:
+    """For each unit: its number of empty cells, its cells with two to four candidates, and
+    its digits with two to four places (with those places as a cell set)."""
+    cands, digit_cells = grid.cands, grid.digit_cells
+    found = []
+    for unit, cells in enumerate(UNITS):
+        unit_set = UNIT_SETS[unit]
+        empty = 0
+        small = []
+        for cell in cells:
+            count = BIT_COUNT[cands[cell]]
+            if count:
+                empty += 1
+                if 2 <= count <= 4:
+                    small.append(cell)
+        places_of = []
+        for digit in range(1, 10):
+            places = digit_cells[digit] & unit_set
+            if places & (places - 1) and places.bit_count() <= 4:
+                places_of.append((digit, places))
+        found.append((empty, small, places_of))
+    return found
+
+
 def _naked(grid: CandidateGrid, size: int) -> Iterator[Step]:
     """`size` cells of a unit whose candidates, taken together, are `size` digits: those digits
     go in those cells, so the unit's other cells lose them."""
     cands = grid.cands
     name = f"naked-{_SIZE_WORD[size]}"
-    for unit, cells in enumerate(UNITS):
-        empty = [cell for cell in cells if cands[cell]]
-        if len(empty) <= size:
+    for unit, (empty, cells, _) in enumerate(per_state(grid, "unit-subsets", _units)):
+        if empty <= size:
             continue
-        small = [cell for cell in empty if 2 <= BIT_COUNT[cands[cell]] <= size]
+        small = [cell for cell in cells if BIT_COUNT[cands[cell]] <= size]
         for group in combinations(small, size):
             union = 0
             for cell in group:
@@ -61,18 +85,11 @@ def _hidden(grid: CandidateGrid, size: int) -> Iterator[Step]:
     """`size` digits of a unit whose places, taken together, are `size` cells: those cells hold
     those digits, so they lose every other candidate."""
     cands = grid.cands
-    digit_cells = grid.digit_cells
     name = f"hidden-{_SIZE_WORD[size]}"
-    for unit in range(27):
-        unit_set = UNIT_SETS[unit]
-        placed = []
-        for digit in range(1, 10):
-            places = digit_cells[digit] & unit_set
-            if places:
-                placed.append((digit, places))
-        if len(placed) <= size:
+    for unit, (empty, _, digits_places) in enumerate(per_state(grid, "unit-subsets", _units)):
+        if empty <= size:
             continue
-        few = [(digit, places) for digit, places in placed if 2 <= places.bit_count() <= size]
+        few = [(digit, places) for digit, places in digits_places if places.bit_count() <= size]
         for group in combinations(few, size):
             union = 0
             digits = 0
