@@ -87,44 +87,58 @@ def _all_two_link_chains(grid: CandidateGrid) -> dict[str, list[Step]]:
     """Every chain of two strong links joined by a weak one, by the name of its shape."""
     found: dict[str, list[Step]] = {}
     for digit in range(1, 10):
-        digit_cells = grid.digit_cells[digit]
         links = strong_links(grid, digit)
-        for i, (x1, x2, u1) in enumerate(links):
-            for y1, y2, u2 in links[i + 1 :]:
-                if x1 in (y1, y2) or x2 in (y1, y2):
-                    continue
-                for a1, a2 in ((x1, x2), (x2, x1)):
-                    for b1, b2 in ((y1, y2), (y2, y1)):
-                        if not PEER_SETS[a2] >> b1 & 1:
+        if len(links) < 2:
+            continue
+        digit_cells = grid.digit_cells[digit]
+        ends: dict[int, list[tuple[int, int]]] = {}
+        end_set = 0
+        for k, (x, y, _) in enumerate(links):
+            ends.setdefault(x, []).append((k, y))
+            ends.setdefault(y, []).append((k, x))
+            end_set |= 1 << x | 1 << y
+        for k, (x, y, u1) in enumerate(links):
+            for a1, a2 in ((x, y), (y, x)):
+                for b1 in cells_of(PEER_SETS[a2] & end_set & ~(1 << a1)):
+                    for m, b2 in ends[b1]:
+                        if m <= k or b2 in (a1, a2):
                             continue
                         removed = digit_cells & PEER_SETS[a1] & PEER_SETS[b2] & ~(1 << a2 | 1 << b1)
                         if not removed:
                             continue
+                        u2 = links[m][2]
                         name = _shape(a1, a2, u1, b1, b2, u2)
-                        if not name:
-                            continue
-                        eliminations = tuple((cell, digit) for cell in cells_of(removed))
-                        found.setdefault(name, []).append(
-                            Step(
-                                technique=name,
-                                rating=_CHAIN_RATING,
-                                explanation=f"{unit_name(u1).capitalize()} has its {digit} in "
-                                f"{cell_name(a1)} or {cell_name(a2)} and {unit_name(u2)} in "
-                                f"{cell_name(b1)} or {cell_name(b2)}; {cell_name(a2)} and "
-                                f"{cell_name(b1)} see each other, so {cell_name(a1)} or "
-                                f"{cell_name(b2)} is {digit} and {eliminated_text(eliminations)}.",
-                                eliminations=eliminations,
-                                cells=(a1, a2, b1, b2),
-                                candidates=((a1, digit), (a2, digit), (b1, digit), (b2, digit)),
-                                units=(u1, u2),
-                                links=(
-                                    Link((a1, digit), (a2, digit), True),
-                                    Link((a2, digit), (b1, digit), False),
-                                    Link((b1, digit), (b2, digit), True),
-                                ),
+                        if name:
+                            found.setdefault(name, []).append(
+                                _chain_step(name, digit, (a1, a2, u1), (b1, b2, u2), removed)
                             )
-                        )
     return found
+
+
+def _chain_step(
+    name: str, digit: int, first: tuple[int, int, int], second: tuple[int, int, int], removed: int
+) -> Step:
+    a1, a2, u1 = first
+    b1, b2, u2 = second
+    eliminations = tuple((cell, digit) for cell in cells_of(removed))
+    return Step(
+        technique=name,
+        rating=_CHAIN_RATING,
+        explanation=f"{unit_name(u1).capitalize()} has its {digit} in "
+        f"{cell_name(a1)} or {cell_name(a2)} and {unit_name(u2)} in "
+        f"{cell_name(b1)} or {cell_name(b2)}; {cell_name(a2)} and "
+        f"{cell_name(b1)} see each other, so {cell_name(a1)} or "
+        f"{cell_name(b2)} is {digit} and {eliminated_text(eliminations)}.",
+        eliminations=eliminations,
+        cells=(a1, a2, b1, b2),
+        candidates=((a1, digit), (a2, digit), (b1, digit), (b2, digit)),
+        units=(u1, u2),
+        links=(
+            Link((a1, digit), (a2, digit), True),
+            Link((a2, digit), (b1, digit), False),
+            Link((b1, digit), (b2, digit), True),
+        ),
+    )
 
 
 def skyscraper(grid: CandidateGrid) -> Iterator[Step]:
@@ -148,27 +162,22 @@ def empty_rectangle(grid: CandidateGrid) -> Iterator[Step]:
     link with one end in that row (or column): the cell where the link's other end meets the
     box's column (row) cannot hold the digit."""
     for digit in range(1, 10):
+        links = [link for link in strong_links(grid, digit) if link[2] < 18]
+        if not links:
+            continue
         digit_cells = grid.digit_cells[digit]
-        links = None
         for box in range(9):
             places = digit_cells & BOX_SETS[box]
             if places & (places - 1) == 0:
                 continue
-            band, stack = box // 3, box % 3
-            for row in range(band * 3, band * 3 + 3):
-                for col in range(stack * 3, stack * 3 + 3):
-                    line_cells = ROW_SETS[row] | COL_SETS[col]
-                    if (
-                        places & ~line_cells
-                        or not places & ~ROW_SETS[row]
-                        or (not places & ~COL_SETS[col])
-                    ):
-                        continue
-                    if links is None:
-                        links = strong_links(grid, digit)
-                    yield from _empty_rectangle_steps(
-                        digit, digit_cells, box, row, col, places, links
-                    )
+            for row in range(box // 3 * 3, box // 3 * 3 + 3):
+                rest = places & ~ROW_SETS[row]
+                if not rest:
+                    continue
+                col = COL[(rest & -rest).bit_length() - 1]
+                if rest & ~COL_SETS[col] or not places & ~COL_SETS[col]:
+                    continue
+                yield from _empty_rectangle_steps(digit, digit_cells, box, row, col, places, links)
 
 
 def _empty_rectangle_steps(
