@@ -100,9 +100,15 @@ def eliminated_text(eliminations: tuple[Candidate, ...]) -> str:
     for cell in sorted(lost):
         groups.setdefault(tuple(sorted(lost[cell])), []).append(cell)
     return spell(
-        f"{cells_text(group)} cannot be {' or '.join(map(str, digits))}"
+        f"{cells_text(group)} cannot be {either(map(str, digits))}"
         for digits, group in groups.items()
     )
+
+
+def either(words: Iterable[str]) -> str:
+    """ "a", "a or b", "a, b or c"."""
+    items = list(words)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
 _MEMO: dict[str, tuple[tuple[int, ...], object]] = {}

@@ -23,6 +23,7 @@ from sudoku_lens.logic.techniques._common import (
     SHARED_UNITS,
     cells_text,
     digits_text,
+    either,
     eliminated_text,
     eliminations_of,
     per_state,
@@ -113,6 +114,11 @@ def _ur_step(
     )
 
 
+def either_digit(mask: int) -> str:
+    """The digits of a mask as alternatives: "3", "3 or 4"."""
+    return either(str(d + 1) for d in range(9) if mask >> d & 1)
+
+
 _DEADLY = "if they held nothing else the puzzle would have two solutions"
 _COMPLETE = "complete a pattern with two solutions"
 
@@ -129,7 +135,7 @@ def unique_rectangle_1(grid: CandidateGrid) -> Iterator[Step]:
             rect,
             a,
             b,
-            f"{_DEADLY}, so {cell_name(corner)} must be something else",
+            f"if {cell_name(corner)} held nothing else either the puzzle would have two solutions",
             ((corner, a), (corner, b)),
         )
 
@@ -191,9 +197,9 @@ def unique_rectangle_3(grid: CandidateGrid) -> Iterator[Step]:
                                 a,
                                 b,
                                 f"{_DEADLY}, so {cell_name(r1)} or {cell_name(r2)} holds "
-                                f"{digits_text(extra)}, which with {cells_text(group)} makes "
-                                f"{size + 1} cells of {unit_name(unit)} holding only "
-                                f"{digits_text(union)}",
+                                f"{either_digit(extra)}: with {cells_text(group)} that makes "
+                                f"{size + 1} cells of {unit_name(unit)} for the "
+                                f"{size + 1} digits {digits_text(union)}",
                                 eliminations,
                                 (unit,),
                             )

@@ -11,7 +11,7 @@ from sudoku_lens.logic.step import Link, Step
 from sudoku_lens.logic.techniques._common import (
     cells_text,
     chain_rating,
-    digits_text,
+    either,
     eliminated_text,
     eliminations_of,
 )
@@ -61,12 +61,13 @@ def xy_wing(grid: CandidateGrid) -> Iterator[Step]:
                     continue
                 eliminations = tuple((cell, digit) for cell in cells_of(removed))
                 x, y = (mask_a & pivot_mask).bit_length(), (mask_b & pivot_mask).bit_length()
+                first, second = sorted(((x, a), (y, b)))
                 yield Step(
                     technique="xy-wing",
                     rating=4.2,
-                    explanation=f"{cell_name(pivot)} is {x} or {y}: if {x}, {cell_name(a)} is "
-                    f"{digit}, if {y}, {cell_name(b)} is {digit}; so "
-                    f"{eliminated_text(eliminations)}.",
+                    explanation=f"{cell_name(pivot)} is {first[0]} or {second[0]}: if "
+                    f"{first[0]}, {cell_name(first[1])} is {digit}; if {second[0]}, "
+                    f"{cell_name(second[1])} is {digit}; so {eliminated_text(eliminations)}.",
                     eliminations=eliminations,
                     cells=(pivot, a, b),
                     candidates=tuple(
@@ -110,9 +111,9 @@ def xyz_wing(grid: CandidateGrid) -> Iterator[Step]:
                 yield Step(
                     technique="xyz-wing",
                     rating=4.4,
-                    explanation=f"{cell_name(pivot)} is {digits_text(pivot_mask)}, "
-                    f"{cell_name(a)} is {digits_text(cands[a])} and {cell_name(b)} is "
-                    f"{digits_text(cands[b])}, so one of them is {digit} and "
+                    explanation=f"{cell_name(pivot)} is {either_digit(pivot_mask)}, "
+                    f"{cell_name(a)} {either_digit(cands[a])} and {cell_name(b)} "
+                    f"{either_digit(cands[b])}, so one of the three is {digit} and "
                     f"{eliminated_text(eliminations)}.",
                     eliminations=eliminations,
                     cells=(pivot, a, b),
@@ -173,6 +174,11 @@ def w_wing(grid: CandidateGrid) -> Iterator[Step]:
                     else:
                         continue
                     break
+
+
+def either_digit(mask: int) -> str:
+    """The digits of a mask as alternatives: "1, 2 or 3"."""
+    return either(str(d + 1) for d in range(9) if mask >> d & 1)
 
 
 def _pair(mask: int) -> tuple[int, int]:
