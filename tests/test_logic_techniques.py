@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sudoku_lens.logic import CandidateGrid, Step, all_steps, next_step, parse_state, techniques
 from sudoku_lens.logic.units import ALL_DIGITS, UNITS
@@ -480,6 +482,39 @@ def test_sound_on_shared_puzzles() -> None:
     top = (PUZZLES / "top1465.txt").read_text().split()[::150]
     rated = [line.split()[1] for line in (PUZZLES / "se-rated-diabolical-2000.txt").open()][::200]
     _sweep(top + rated)
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    st.sampled_from(BUNDLED),
+    st.permutations(list(range(1, 10))),
+    st.booleans(),
+    st.integers(0, 60),
+)
+def test_steps_are_sound_and_leave_the_grid_alone(
+    puzzle: str, relabel: list[int], transpose: bool, moves: int
+) -> None:
+    """On a relabelled (and maybe transposed) puzzle, some way along its path: every step
+    removes only candidates that are there, places only candidates, contradicts nothing in the
+    solution, and looking for steps changes nothing in the grid."""
+    digits = [0 if ch == "." else relabel[int(ch) - 1] for ch in puzzle]
+    if transpose:
+        digits = [digits[(i % 9) * 9 + i // 9] for i in range(81)]
+    line = "".join(map(str, digits))
+    solution = solve_line(line).solution
+    grid = CandidateGrid.from_puzzle(line)
+    for _ in range(moves):
+        step = next_step(grid)
+        if step is None:
+            break
+        grid.apply(step)
+    before = (grid.values[:], grid.cands[:], grid.digit_cells[:], grid.givens)
+    for step in all_steps(grid):
+        assert all(grid.cands[c] >> (d - 1) & 1 for c, d in step.eliminations), step
+        assert all(grid.cands[c] >> (d - 1) & 1 for c, d in step.placements), step
+        assert step.eliminations or step.placements
+        assert not step.contradictions(solution), step
+    assert (grid.values, grid.cands, grid.digit_cells, grid.givens) == before
 
 
 def test_all_candidates_of_an_open_grid_stay() -> None:
