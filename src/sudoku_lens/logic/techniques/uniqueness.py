@@ -338,27 +338,30 @@ def _placed_while_solving(grid: CandidateGrid) -> int:
 def avoidable_rectangle_1(grid: CandidateGrid) -> Iterator[Step]:
     """Three corners hold digits placed while solving, x opposite the empty corner and y in
     the other two: the empty corner cannot be x."""
-    values = grid.values
+    values, cands = grid.values, grid.cands
     solved = _placed_while_solving(grid)
     if solved.bit_count() < 3:
         return
     for rect, rect_set in zip(RECTANGLES, RECTANGLE_SETS, strict=True):
-        if (rect_set & solved).bit_count() != 3:
+        left = rect_set & ~solved
+        if not left or left & (left - 1) or (rect_set & solved).bit_count() != 3:
             continue
-        empty = [i for i in range(4) if not values[rect[i]]]
-        if len(empty) != 1:
-            continue
-        corner = empty[0]
+        cell = left.bit_length() - 1
+        corner = rect.index(cell)
         x = values[rect[_OPPOSITE[corner]]]
-        sides = [values[rect[i]] for i in range(4) if i not in (corner, _OPPOSITE[corner])]
-        if sides[0] != sides[1] or sides[0] == x or not grid.cands[rect[corner]] >> (x - 1) & 1:
+        y = values[rect[corner ^ 1]]
+        if (
+            values[cell]
+            or y != values[rect[corner ^ 2]]
+            or y == x
+            or not cands[cell] >> (x - 1) & 1
+        ):
             continue
-        cell = rect[corner]
         yield Step(
             technique="avoidable-rectangle-1",
             rating=4.5,
             explanation=f"{cells_text(c for c in rect if c != cell)} were placed while solving "
-            f"(they are not givens); {x} in {cell_name(cell)} would let {x} and {sides[0]} swap "
+            f"(they are not givens); {x} in {cell_name(cell)} would let {x} and {y} swap "
             f"in the four cells for a second solution, so {cell_name(cell)} cannot be {x}.",
             eliminations=((cell, x),),
             cells=rect,
@@ -368,44 +371,46 @@ def avoidable_rectangle_1(grid: CandidateGrid) -> Iterator[Step]:
 
 def avoidable_rectangle_2(grid: CandidateGrid) -> Iterator[Step]:
     """Two corners on one side hold x and y placed while solving; the other two hold y or z
-    and x or z: one of those is z, so cells seeing both cannot be z."""
+    and x or z (the corner beside x holds y): one of those is z, so cells seeing both cannot
+    be z."""
     values, cands = grid.values, grid.cands
     solved = _placed_while_solving(grid)
     if solved.bit_count() < 2:
         return
-    for rect, rect_set in zip(RECTANGLES, RECTANGLE_SETS, strict=True):
-        if (rect_set & solved).bit_count() != 2:
-            continue
-        for floor, roof in _SIDES:
-            f1, f2 = rect[floor[0]], rect[floor[1]]
-            x, y = values[f1], values[f2]
-            if not x or not y or x == y or (grid.givens >> f1 | grid.givens >> f2) & 1:
+    bivalue = [cell for cell in range(81) if BIT_COUNT[cands[cell]] == 2]
+    for k, r1 in enumerate(bivalue):
+        for r2 in bivalue[k + 1 :]:
+            extra = cands[r1] & cands[r2]
+            if BIT_COUNT[extra] != 1:
                 continue
-            # The roof corner beside f1 (same line) would have to be y, the other x.
-            r1 = rect[roof[0]]
-            r2 = rect[roof[1]]
-            if values[r1] or values[r2]:
+            y = (cands[r1] & ~extra).bit_length()
+            x = (cands[r2] & ~extra).bit_length()
+            if r1 // 9 == r2 // 9:
+                floors = [(row * 9 + r1 % 9, row * 9 + r2 % 9) for row in range(9)]
+            elif r1 % 9 == r2 % 9:
+                floors = [(r1 // 9 * 9 + col, r2 // 9 * 9 + col) for col in range(9)]
+            else:
                 continue
-            extra = cands[r1] & ~(1 << (y - 1))
-            if BIT_COUNT[extra] != 1 or cands[r1] != extra | 1 << (y - 1):
-                continue
-            if cands[r2] != extra | 1 << (x - 1) or extra == 1 << (x - 1):
-                continue
-            eliminations = eliminations_of(grid, extra, PEER_SETS[r1] & PEER_SETS[r2])
-            if not eliminations:
-                continue
-            z = extra.bit_length()
-            yield Step(
-                technique="avoidable-rectangle-2",
-                rating=4.6,
-                explanation=f"{cell_name(f1)}={x} and {cell_name(f2)}={y} were placed while "
-                f"solving; {cell_name(r1)} is {y} or {z} and {cell_name(r2)} {x} or {z}, and "
-                f"without {z} the four cells could swap {x} and {y} for a second solution, so "
-                f"one of them is {z} and {eliminated_text(eliminations)}.",
-                eliminations=eliminations,
-                cells=rect,
-                candidates=((r1, y), (r1, z), (r2, x), (r2, z)),
-            )
+            for f1, f2 in floors:
+                if values[f1] != x or values[f2] != y or not solved >> f1 & solved >> f2 & 1:
+                    continue
+                if len({BOX[f1], BOX[f2], BOX[r1], BOX[r2]}) != 2:
+                    continue
+                eliminations = eliminations_of(grid, extra, PEER_SETS[r1] & PEER_SETS[r2])
+                if not eliminations:
+                    continue
+                z = extra.bit_length()
+                yield Step(
+                    technique="avoidable-rectangle-2",
+                    rating=4.6,
+                    explanation=f"{cell_name(f1)}={x} and {cell_name(f2)}={y} were placed while "
+                    f"solving; {cell_name(r1)} is {y} or {z} and {cell_name(r2)} {x} or {z}, and "
+                    f"without {z} the four cells could swap {x} and {y} for a second solution, "
+                    f"so one of them is {z} and {eliminated_text(eliminations)}.",
+                    eliminations=eliminations,
+                    cells=tuple(sorted((f1, f2, r1, r2))),
+                    candidates=((r1, y), (r1, z), (r2, x), (r2, z)),
+                )
 
 
 def bug_plus_1(grid: CandidateGrid) -> Iterator[Step]:
