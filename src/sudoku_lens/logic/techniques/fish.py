@@ -33,6 +33,8 @@ _FISH_RATING = {2: 3.2, 3: 3.8, 4: 5.2}
 _FINNED_RATING = {size: chain_rating(6.5, 2 * size + 2) for size in (2, 3, 4)}
 """A finned fish is an X-chain with a group of cells (the fins) at one end; rated as Sudoku
 Explainer rates such a chain of its length."""
+_KINDS = {0: ("rows", "columns"), 9: ("columns", "rows")}
+"""The words for base and cover lines, by the unit number of the first base line."""
 _BITS_OF = tuple(tuple(i for i in range(9) if mask >> i & 1) for mask in range(512))
 
 
@@ -97,8 +99,8 @@ def _basic(grid: CandidateGrid, size: int) -> Iterator[Step]:
                     technique=name,
                     rating=_FISH_RATING[size],
                     explanation=f"In {units_text(base_units)} every {digit} lies in "
-                    f"{units_text(cover_units)}, so those take their {digit}s in these "
-                    f"{'rows' if base_unit == 0 else 'columns'}: "
+                    f"{units_text(cover_units)}, so those {_KINDS[base_unit][1]} take their "
+                    f"{digit}s in these {_KINDS[base_unit][0]}: "
                     f"{eliminated_text(eliminations)}.",
                     eliminations=eliminations,
                     cells=body,
@@ -146,7 +148,7 @@ def _all_finned(grid: CandidateGrid) -> dict[str, list[Step]]:
                     core = masks[i] & ~box_cross if i // 3 == band else masks[i]
                     if BIT_COUNT[core] <= 4:
                         (fin_lines if holders >> i & 1 else other_lines).append((i, core))
-                where = (layout, box, band, box_cross, holders)
+                where = (layout, box, band, box_cross)
                 for base, core in _small_unions(len(fin_lines), fin_lines + other_lines, holders):
                     _finned_fish(grid, digit, where, base, core, found)
     return found
@@ -191,14 +193,14 @@ def _small_unions(
 def _finned_fish(
     grid: CandidateGrid,
     digit: int,
-    where: tuple[_Layout, int, int, int, int],
+    where: tuple[_Layout, int, int, int],
     base: tuple[int, ...],
     required: int,
     found: dict[str, list[Step]],
 ) -> None:
     """The fish of these base lines with fins in the box, for every way to complete the cover
     with lines through the box."""
-    layout, box, band, box_cross, _ = where
+    layout, box, band, box_cross = where
     masks = layout[0]
     size = len(base)
     inside = 0
