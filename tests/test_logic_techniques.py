@@ -9,6 +9,7 @@ eliminations the definition gives.
 from __future__ import annotations
 
 import collections
+import json
 import re
 from pathlib import Path
 
@@ -87,6 +88,9 @@ def first(grid: CandidateGrid, name: str) -> Step:
     assert step is not None, f"{name} found nothing"
     assert step.technique == name
     assert step.explanation.endswith(".") and "\n" not in step.explanation
+    assert step.cells and step.candidates  # something to draw
+    assert {cell for cell, _ in step.candidates} <= set(step.cells)
+    assert json.loads(json.dumps(step.to_json()))["technique"] == name
     return step
 
 
