@@ -111,6 +111,39 @@ def either(words: Iterable[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
+def narrow_groups(items: list[tuple[int, int]]) -> list[tuple[tuple[int, ...], int]]:
+    """The groups of two to four items (key, bits) whose bits together number as many as the
+    group has items: (keys, union of bits). Groups grow only while the union stays within
+    four bits, which keeps the search small."""
+    found = []
+    count = len(items)
+    for a in range(count):
+        key_a, bits_a = items[a]
+        for b in range(a + 1, count):
+            key_b, bits_b = items[b]
+            union_b = bits_a | bits_b
+            width = union_b.bit_count()
+            if width > 4:
+                continue
+            if width == 2:
+                found.append(((key_a, key_b), union_b))
+            for c in range(b + 1, count):
+                key_c, bits_c = items[c]
+                union_c = union_b | bits_c
+                width = union_c.bit_count()
+                if width > 4:
+                    continue
+                if width == 3:
+                    found.append(((key_a, key_b, key_c), union_c))
+                for d in range(c + 1, count):
+                    key_d, bits_d = items[d]
+                    union_d = union_c | bits_d
+                    if union_d.bit_count() == 4:
+                        found.append(((key_a, key_b, key_c, key_d), union_d))
+    found.sort(key=lambda group: len(group[0]))
+    return found
+
+
 _MEMO: dict[str, tuple[tuple[int, ...], object]] = {}
 
 

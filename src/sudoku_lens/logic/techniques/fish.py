@@ -23,6 +23,7 @@ from sudoku_lens.logic.techniques._common import (
     cells_text,
     chain_rating,
     eliminated_text,
+    narrow_groups,
     per_state,
     units_text,
 )
@@ -65,23 +66,21 @@ def _orientations(grid: CandidateGrid, digit: int) -> tuple[_Layout, _Layout]:
 
 
 def _basic(grid: CandidateGrid, size: int) -> Iterator[Step]:
-    """`size` base lines whose places for a digit lie in `size` cover lines: the cover lines
-    have that digit in the base lines only."""
-    name = _FISH_NAME[size]
+    yield from per_state(grid, "basic-fish", _all_basic).get(size, ())
+
+
+def _all_basic(grid: CandidateGrid) -> dict[int, list[Step]]:
+    """Every X-Wing, Swordfish and Jellyfish that removes something, by size: base lines
+    whose places for a digit lie in as many cover lines, which then have that digit in the
+    base lines only. Lines with a single place are hidden singles, not fish lines."""
+    found: dict[int, list[Step]] = {}
     for digit in range(1, 10):
         digit_cells = grid.digit_cells[digit]
         if not digit_cells:
             continue
         for masks, base_sets, cover_sets, base_unit, cover_unit in _orientations(grid, digit):
-            lines = [i for i in range(9) if 2 <= BIT_COUNT[masks[i]] <= size]
-            if len(lines) < size:
-                continue
-            for base in combinations(lines, size):
-                cover = 0
-                for i in base:
-                    cover |= masks[i]
-                if BIT_COUNT[cover] != size:
-                    continue
+            lines = [(i, masks[i]) for i in range(9) if 2 <= BIT_COUNT[masks[i]] <= 4]
+            for base, cover in narrow_groups(lines):
                 base_set = 0
                 for i in base:
                     base_set |= base_sets[i]
@@ -91,22 +90,26 @@ def _basic(grid: CandidateGrid, size: int) -> Iterator[Step]:
                 removed = digit_cells & cover_set & ~base_set
                 if not removed:
                     continue
+                size = len(base)
                 eliminations = tuple((cell, digit) for cell in cells_of(removed))
                 body = tuple(cells_of(digit_cells & base_set))
                 base_units = tuple(base_unit + i for i in base)
                 cover_units = tuple(cover_unit + j for j in _BITS_OF[cover])
-                yield Step(
-                    technique=name,
-                    rating=_FISH_RATING[size],
-                    explanation=f"In {units_text(base_units)} every {digit} lies in "
-                    f"{units_text(cover_units)}, so those {_KINDS[base_unit][1]} take their "
-                    f"{digit}s in these {_KINDS[base_unit][0]}: "
-                    f"{eliminated_text(eliminations)}.",
-                    eliminations=eliminations,
-                    cells=body,
-                    candidates=tuple((cell, digit) for cell in body),
-                    units=base_units + cover_units,
+                found.setdefault(size, []).append(
+                    Step(
+                        technique=_FISH_NAME[size],
+                        rating=_FISH_RATING[size],
+                        explanation=f"In {units_text(base_units)} every {digit} lies in "
+                        f"{units_text(cover_units)}, so those {_KINDS[base_unit][1]} take their "
+                        f"{digit}s in these {_KINDS[base_unit][0]}: "
+                        f"{eliminated_text(eliminations)}.",
+                        eliminations=eliminations,
+                        cells=body,
+                        candidates=tuple((cell, digit) for cell in body),
+                        units=base_units + cover_units,
+                    )
                 )
+    return found
 
 
 def _finned(grid: CandidateGrid, name: str) -> Iterator[Step]:
