@@ -111,10 +111,10 @@ def either(words: Iterable[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
-def narrow_groups(items: list[tuple[int, int]]) -> list[tuple[tuple[int, ...], int]]:
-    """The groups of two to four items (key, bits) whose bits together number as many as the
-    group has items: (keys, union of bits). Groups grow only while the union stays within
-    four bits, which keeps the search small."""
+def narrow_groups(items: list[tuple[int, int]], size: int) -> list[tuple[tuple[int, ...], int]]:
+    """The groups of `size` (2 to 4) items (key, bits) whose bits together number `size`:
+    (keys, union of bits). Groups grow only while the union stays that narrow, which keeps the
+    search small."""
     found = []
     count = len(items)
     for a in range(count):
@@ -122,26 +122,25 @@ def narrow_groups(items: list[tuple[int, int]]) -> list[tuple[tuple[int, ...], i
         for b in range(a + 1, count):
             key_b, bits_b = items[b]
             union_b = bits_a | bits_b
-            width = union_b.bit_count()
-            if width > 4:
+            if union_b.bit_count() > size:
                 continue
-            if width == 2:
+            if size == 2:
                 found.append(((key_a, key_b), union_b))
+                continue
             for c in range(b + 1, count):
                 key_c, bits_c = items[c]
                 union_c = union_b | bits_c
-                width = union_c.bit_count()
-                if width > 4:
+                if union_c.bit_count() > size:
                     continue
-                if width == 3:
+                if size == 3:
                     found.append(((key_a, key_b, key_c), union_c))
+                    continue
                 for d in range(c + 1, count):
                     key_d, bits_d = items[d]
                     union_d = union_c | bits_d
                     if union_d.bit_count() == 4:
                         found.append(((key_a, key_b, key_c, key_d), union_d))
-    found.sort(key=lambda group: len(group[0]))
-    return found
+    return [(group, union) for group, union in found if union.bit_count() == size]
 
 
 _MEMO: dict[str, tuple[tuple[int, ...], object]] = {}

@@ -66,50 +66,41 @@ def _orientations(grid: CandidateGrid, digit: int) -> tuple[_Layout, _Layout]:
 
 
 def _basic(grid: CandidateGrid, size: int) -> Iterator[Step]:
-    yield from per_state(grid, "basic-fish", _all_basic).get(size, ())
-
-
-def _all_basic(grid: CandidateGrid) -> dict[int, list[Step]]:
-    """Every X-Wing, Swordfish and Jellyfish that removes something, by size: base lines
-    whose places for a digit lie in as many cover lines, which then have that digit in the
-    base lines only. Lines with a single place are hidden singles, not fish lines."""
-    found: dict[int, list[Step]] = {}
+    """`size` base lines whose places for a digit lie in `size` cover lines, which then have
+    that digit in the base lines only. Lines with a single place are hidden singles, not fish
+    lines."""
+    digit_cells = grid.digit_cells
     for digit in range(1, 10):
-        digit_cells = grid.digit_cells[digit]
-        if not digit_cells:
+        if not digit_cells[digit]:
             continue
         for masks, base_sets, cover_sets, base_unit, cover_unit in _orientations(grid, digit):
-            lines = [(i, masks[i]) for i in range(9) if 2 <= BIT_COUNT[masks[i]] <= 4]
-            for base, cover in narrow_groups(lines):
+            lines = [(i, masks[i]) for i in range(9) if 2 <= BIT_COUNT[masks[i]] <= size]
+            for base, cover in narrow_groups(lines, size):
                 base_set = 0
                 for i in base:
                     base_set |= base_sets[i]
                 cover_set = 0
                 for j in _BITS_OF[cover]:
                     cover_set |= cover_sets[j]
-                removed = digit_cells & cover_set & ~base_set
+                removed = digit_cells[digit] & cover_set & ~base_set
                 if not removed:
                     continue
-                size = len(base)
                 eliminations = tuple((cell, digit) for cell in cells_of(removed))
-                body = tuple(cells_of(digit_cells & base_set))
+                body = tuple(cells_of(digit_cells[digit] & base_set))
                 base_units = tuple(base_unit + i for i in base)
                 cover_units = tuple(cover_unit + j for j in _BITS_OF[cover])
-                found.setdefault(size, []).append(
-                    Step(
-                        technique=_FISH_NAME[size],
-                        rating=_FISH_RATING[size],
-                        explanation=f"In {units_text(base_units)} every {digit} lies in "
-                        f"{units_text(cover_units)}, so those {_KINDS[base_unit][1]} take their "
-                        f"{digit}s in these {_KINDS[base_unit][0]}: "
-                        f"{eliminated_text(eliminations)}.",
-                        eliminations=eliminations,
-                        cells=body,
-                        candidates=tuple((cell, digit) for cell in body),
-                        units=base_units + cover_units,
-                    )
+                yield Step(
+                    technique=_FISH_NAME[size],
+                    rating=_FISH_RATING[size],
+                    explanation=f"In {units_text(base_units)} every {digit} lies in "
+                    f"{units_text(cover_units)}, so those {_KINDS[base_unit][1]} take their "
+                    f"{digit}s in these {_KINDS[base_unit][0]}: "
+                    f"{eliminated_text(eliminations)}.",
+                    eliminations=eliminations,
+                    cells=body,
+                    candidates=tuple((cell, digit) for cell in body),
+                    units=base_units + cover_units,
                 )
-    return found
 
 
 def _finned(grid: CandidateGrid, name: str) -> Iterator[Step]:

@@ -4,6 +4,7 @@ unit confined to n cells."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.state import CandidateGrid
@@ -23,9 +24,9 @@ _NAKED_RATING = {2: 3.0, 3: 3.6, 4: 5.0}
 _HIDDEN_RATING = {2: 3.4, 3: 4.0, 4: 5.4}
 
 
-def _all_subsets(grid: CandidateGrid) -> dict[str, list[Step]]:
-    """Every naked and hidden pair, triple and quad that removes something, by technique
-    name, unit by unit."""
+def _all_subsets(grid: CandidateGrid, size: int) -> dict[str, list[Step]]:
+    """Every naked and hidden subset of `size` that removes something, by technique name,
+    unit by unit."""
     cands, digit_cells = grid.cands, grid.digit_cells
     found: dict[str, list[Step]] = {}
     for unit, cells in enumerate(UNITS):
@@ -36,21 +37,19 @@ def _all_subsets(grid: CandidateGrid) -> dict[str, list[Step]]:
             count = BIT_COUNT[cands[cell]]
             if count:
                 empty += 1
-                if 2 <= count <= 4:
+                if 2 <= count <= size:
                     small.append((cell, cands[cell]))
-        if empty <= 2:
+        if empty <= size:
             continue
-        for group, union in narrow_groups(small):
-            if len(group) < empty:
-                _naked(grid, unit, group, union, found)
+        for group, union in narrow_groups(small, size):
+            _naked(grid, unit, group, union, found)
         few = []
         for digit in range(1, 10):
             places = digit_cells[digit] & unit_set
-            if places & (places - 1) and places.bit_count() <= 4:
+            if places & (places - 1) and places.bit_count() <= size:
                 few.append((digit, places))
-        for group, union in narrow_groups(few):
-            if len(group) < empty:
-                _hidden(grid, unit, group, union, found)
+        for group, union in narrow_groups(few, size):
+            _hidden(grid, unit, group, union, found)
     return found
 
 
@@ -127,38 +126,42 @@ def _hidden(
     )
 
 
-def _subsets(grid: CandidateGrid, name: str) -> Iterator[Step]:
-    yield from per_state(grid, "subsets", _all_subsets).get(name, ())
+_BY_SIZE = {size: partial(_all_subsets, size=size) for size in (2, 3, 4)}
+
+
+def _subsets(grid: CandidateGrid, name: str, size: int) -> Iterator[Step]:
+    """The naked and hidden subsets of one size are found together, once per state."""
+    yield from per_state(grid, f"subsets-{size}", _BY_SIZE[size]).get(name, ())
 
 
 def naked_pair(grid: CandidateGrid) -> Iterator[Step]:
     """Two cells of a unit with the same two candidates."""
-    return _subsets(grid, "naked-pair")
+    return _subsets(grid, "naked-pair", 2)
 
 
 def naked_triple(grid: CandidateGrid) -> Iterator[Step]:
     """Three cells of a unit holding three digits between them."""
-    return _subsets(grid, "naked-triple")
+    return _subsets(grid, "naked-triple", 3)
 
 
 def naked_quad(grid: CandidateGrid) -> Iterator[Step]:
     """Four cells of a unit holding four digits between them."""
-    return _subsets(grid, "naked-quad")
+    return _subsets(grid, "naked-quad", 4)
 
 
 def hidden_pair(grid: CandidateGrid) -> Iterator[Step]:
     """Two digits of a unit with the same two places."""
-    return _subsets(grid, "hidden-pair")
+    return _subsets(grid, "hidden-pair", 2)
 
 
 def hidden_triple(grid: CandidateGrid) -> Iterator[Step]:
     """Three digits of a unit with three places between them."""
-    return _subsets(grid, "hidden-triple")
+    return _subsets(grid, "hidden-triple", 3)
 
 
 def hidden_quad(grid: CandidateGrid) -> Iterator[Step]:
     """Four digits of a unit with four places between them."""
-    return _subsets(grid, "hidden-quad")
+    return _subsets(grid, "hidden-quad", 4)
 
 
 TECHNIQUES = [
