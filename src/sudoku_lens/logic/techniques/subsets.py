@@ -24,11 +24,15 @@ _NAKED_RATING = {2: 3.0, 3: 3.6, 4: 5.0}
 _HIDDEN_RATING = {2: 3.4, 3: 4.0, 4: 5.4}
 
 
-def _all_subsets(grid: CandidateGrid, size: int) -> dict[str, list[Step]]:
-    """Every naked and hidden subset of `size` that removes something, by technique name,
-    unit by unit."""
+_Scan = tuple[int, int, list[tuple[int, int, int]], list[tuple[int, int, int]]]
+
+
+def _unit_scan(grid: CandidateGrid) -> list[_Scan]:
+    """For each unit with more than two empty cells: (unit, its number of empty cells, its
+    cells with two to four candidates as (count, cell, candidates), its digits with two to
+    four places as (count, digit, cell set))."""
     cands, digit_cells = grid.cands, grid.digit_cells
-    found: dict[str, list[Step]] = {}
+    found = []
     for unit, cells in enumerate(UNITS):
         unit_set = UNIT_SETS[unit]
         small = []
@@ -37,19 +41,36 @@ def _all_subsets(grid: CandidateGrid, size: int) -> dict[str, list[Step]]:
             count = BIT_COUNT[cands[cell]]
             if count:
                 empty += 1
-                if 2 <= count <= size:
-                    small.append((cell, cands[cell]))
-        if empty <= size:
+                if 2 <= count <= 4:
+                    small.append((count, cell, cands[cell]))
+        if empty <= 2:
             continue
-        for group, union in narrow_groups(small, size):
-            _naked(grid, unit, group, union, found)
         few = []
         for digit in range(1, 10):
             places = digit_cells[digit] & unit_set
-            if places & (places - 1) and places.bit_count() <= size:
-                few.append((digit, places))
-        for group, union in narrow_groups(few, size):
-            _hidden(grid, unit, group, union, found)
+            if places & (places - 1):
+                count = places.bit_count()
+                if count <= 4:
+                    few.append((count, digit, places))
+        found.append((unit, empty, small, few))
+    return found
+
+
+def _all_subsets(grid: CandidateGrid, size: int) -> dict[str, list[Step]]:
+    """Every naked and hidden subset of `size` that removes something, by technique name,
+    unit by unit."""
+    found: dict[str, list[Step]] = {}
+    for unit, empty, small, few in per_state(grid, "unit-scan", _unit_scan):
+        if empty <= size:
+            continue
+        cells = [(cell, mask) for count, cell, mask in small if count <= size]
+        if len(cells) >= size:
+            for group, union in narrow_groups(cells, size):
+                _naked(grid, unit, group, union, found)
+        digits = [(digit, places) for count, digit, places in few if count <= size]
+        if len(digits) >= size:
+            for group, union in narrow_groups(digits, size):
+                _hidden(grid, unit, group, union, found)
     return found
 
 
