@@ -21,21 +21,17 @@ LINE_UNITS_OF_BOX: tuple[tuple[int, ...], ...] = tuple(
 )
 """For each box, the units of the three rows and three columns through it."""
 
-SHARED_UNITS: dict[tuple[int, int], tuple[int, ...]] = {
-    (a, b): tuple(
-        unit
-        for unit, same in (
-            (ROW[a], ROW[a] == ROW[b]),
-            (9 + COL[a], COL[a] == COL[b]),
-            (18 + BOX[a], BOX[a] == BOX[b]),
-        )
-        if same
-    )
-    for a in range(81)
-    for b in range(81)
-    if a != b
-}
-"""For two different cells, the units that hold both (rows, then columns, then boxes)."""
+
+def shared_units(a: int, b: int) -> tuple[int, ...]:
+    """The units that hold both of two different cells (rows, then columns, then boxes)."""
+    found = ()
+    if ROW[a] == ROW[b]:
+        found += (ROW[a],)
+    if COL[a] == COL[b]:
+        found += (9 + COL[a],)
+    if BOX[a] == BOX[b]:
+        found += (18 + BOX[a],)
+    return found
 
 
 def chain_rating(base: float, nodes: int) -> float:

@@ -20,13 +20,13 @@ from sudoku_lens.logic.step import Step
 from sudoku_lens.logic.techniques._common import (
     COL_SETS,
     ROW_SETS,
-    SHARED_UNITS,
     cells_text,
     digits_text,
     either,
     eliminated_text,
     eliminations_of,
     per_state,
+    shared_units,
 )
 from sudoku_lens.logic.units import (
     BIT_COUNT,
@@ -176,7 +176,7 @@ def unique_rectangle_3(grid: CandidateGrid) -> Iterator[Step]:
             if BIT_COUNT[extra] > 3:
                 continue
             r1, r2 = rect[roof[0]], rect[roof[1]]
-            for unit in SHARED_UNITS[(r1, r2)]:
+            for unit in shared_units(r1, r2):
                 others = [cell for cell in UNITS[unit] if cands[cell] and cell not in (r1, r2)]
                 for size in range(max(1, BIT_COUNT[extra] - 1), 4):
                     for group in combinations(others, size):
@@ -216,7 +216,7 @@ def unique_rectangle_4(grid: CandidateGrid) -> Iterator[Step]:
             r1, r2 = rect[roof[0]], rect[roof[1]]
             pattern = 1 << r1 | 1 << r2
             for kept, lost in ((a, b), (b, a)):
-                for unit in SHARED_UNITS[(r1, r2)]:
+                for unit in shared_units(r1, r2):
                     if digit_cells[kept] & UNIT_SETS[unit] == pattern:
                         yield _ur_step(
                             "unique-rectangle-4",
