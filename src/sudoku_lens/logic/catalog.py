@@ -17,7 +17,21 @@ from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Step
 
-_MODULES = ("singles", "coloring", "chains", "als", "forcing")
+_MODULES = (
+    "singles",
+    "intersections",
+    "subsets",
+    "single_digit",
+    "fish",
+    "wings",
+    "uniqueness",
+    "coloring",
+    "chains",
+    "als",
+    "forcing",
+)
+"""Technique modules; among techniques of equal rating, an earlier module's are tried first
+(a locked pair before a naked pair, a skyscraper before a finned X-Wing)."""
 
 
 @dataclass(frozen=True)

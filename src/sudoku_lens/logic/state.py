@@ -23,13 +23,21 @@ _SEPARATORS = re.compile(r"[|+*\-.]")
 class CandidateGrid:
     """Digits placed so far and the candidates of every empty cell."""
 
-    __slots__ = ("values", "cands", "digit_cells")
+    __slots__ = ("values", "cands", "digit_cells", "givens")
 
-    def __init__(self, values: list[int], cands: list[int]) -> None:
+    def __init__(self, values: list[int], cands: list[int], givens: int | None = None) -> None:
         self.values = values
         """81 digits, 0 for an empty cell."""
         self.cands = cands
         """81 candidate masks (bit d-1 for digit d); 0 for a filled cell."""
+        self.givens = (
+            sum(1 << cell for cell, value in enumerate(values) if value)
+            if givens is None
+            else givens
+        )
+        """The cell set of the puzzle's givens, as opposed to digits placed while solving. By
+        default every cell filled when the grid is made (the safe choice: the avoidable
+        rectangles, which need to know, only reason about digits placed later)."""
         self.digit_cells = [0] * 10
         """For digit d (1-9), the cell set of the empty cells where d is still a candidate."""
         for cell, mask in enumerate(cands):
@@ -40,7 +48,8 @@ class CandidateGrid:
     @classmethod
     def from_puzzle(cls, puzzle: Any) -> CandidateGrid:
         """The start of solving `puzzle` (anything `format_line` accepts): every candidate that
-        no placed digit rules out. Raises PuzzleFormatError for unreadable or illegal puzzles."""
+        no placed digit rules out; its digits are the givens. Raises PuzzleFormatError for
+        unreadable or illegal puzzles."""
         line = format_line(puzzle)
         conflict = find_conflict(line)
         if conflict:
@@ -58,7 +67,8 @@ class CandidateGrid:
     def from_pencilmarks(cls, text: str) -> CandidateGrid:
         """A pencil-mark grid as the classic tools export it: 9 lines of 9 groups of digits
         separated by spaces; box separators `|`, `-`, `+`, `.` and `*` are ignored. A group of
-        one digit is a placed digit. Raises PuzzleFormatError when the text is not such a grid or
+        one digit is a placed digit, counted as a given (the grid cannot say which were placed
+        while solving). Raises PuzzleFormatError when the text is not such a grid or
         its placed digits break the rules."""
         groups: list[str] = []
         for raw in text.splitlines():
@@ -104,6 +114,7 @@ class CandidateGrid:
         other.values = self.values[:]
         other.cands = self.cands[:]
         other.digit_cells = self.digit_cells[:]
+        other.givens = self.givens
         return other
 
     def place(self, cell: int, digit: int) -> None:

@@ -7,15 +7,19 @@ from collections.abc import Iterator
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Step, a_digit
-from sudoku_lens.logic.units import UNIT_SETS, UNITS, cell_name, unit_name
+from sudoku_lens.logic.units import UNIT_SETS, cell_name, unit_name
 
 
 def full_house(grid: CandidateGrid) -> Iterator[Step]:
     """A unit with one empty cell left: it takes the unit's missing digit."""
-    for unit, cells in enumerate(UNITS):
-        empty = [cell for cell in cells if not grid.values[cell]]
-        if len(empty) == 1 and grid.cands[empty[0]]:
-            cell = empty[0]
+    empty = 0
+    for cell, value in enumerate(grid.values):
+        if not value:
+            empty |= 1 << cell
+    for unit, unit_set in enumerate(UNIT_SETS):
+        last = empty & unit_set
+        if last and last & (last - 1) == 0 and grid.cands[last.bit_length() - 1]:
+            cell = last.bit_length() - 1
             digit = grid.cands[cell].bit_length()
             if grid.cands[cell] != 1 << (digit - 1):
                 continue

@@ -1,0 +1,159 @@
+"""Small helpers shared by the pattern techniques: cell-set tables, wording, chain ratings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+from sudoku_lens.logic.state import CandidateGrid
+from sudoku_lens.logic.step import Candidate
+from sudoku_lens.logic.units import BOX, COL, ROW, UNIT_SETS, cell_name, cells_of, unit_name
+
+T = TypeVar("T")
+
+ROW_SETS = UNIT_SETS[0:9]
+COL_SETS = UNIT_SETS[9:18]
+BOX_SETS = UNIT_SETS[18:27]
+
+LINE_UNITS_OF_BOX: tuple[tuple[int, ...], ...] = tuple(
+    tuple(range(b // 3 * 3, b // 3 * 3 + 3)) + tuple(9 + c for c in range(b % 3 * 3, b % 3 * 3 + 3))
+    for b in range(9)
+)
+"""For each box, the units of the three rows and three columns through it."""
+
+
+def shared_units(a: int, b: int) -> tuple[int, ...]:
+    """The units that hold both of two different cells (rows, then columns, then boxes)."""
+    found = ()
+    if ROW[a] == ROW[b]:
+        found += (ROW[a],)
+    if COL[a] == COL[b]:
+        found += (9 + COL[a],)
+    if BOX[a] == BOX[b]:
+        found += (18 + BOX[a],)
+    return found
+
+
+def chain_rating(base: float, nodes: int) -> float:
+    """Sudoku Explainer's rating of a chain of `nodes` candidates: the base of its kind plus a
+    tenth each time the length passes a threshold growing by 3/2 and 4/3 in turn."""
+    added = 0.0
+    ceiling = 4
+    length = nodes - 2
+    odd = False
+    while length > ceiling:
+        added += 0.1
+        ceiling = ceiling * 4 // 3 if odd else ceiling * 3 // 2
+        odd = not odd
+    return round(base + added, 1)
+
+
+def spell(words: Iterable[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    items = list(words)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def cells_text(cells: Iterable[int]) -> str:
+    """Cells named and joined: "r1c2, r1c5 and r3c4"."""
+    return spell(cell_name(cell) for cell in cells)
+
+
+def units_text(units: Iterable[int]) -> str:
+    """Units of one kind named together: "rows 2 and 6", "column 4", "box 5"."""
+    units = sorted(units)
+    if len(units) == 1:
+        return unit_name(units[0])
+    kind = ("rows", "columns", "boxes")[units[0] // 9]
+    return f"{kind} {spell(str(u % 9 + 1) for u in units)}"
+
+
+def digits_text(mask: int) -> str:
+    """The digits of a candidate mask: "3", "3 and 7", "1, 4 and 9"."""
+    return spell(str(d + 1) for d in range(9) if mask >> d & 1)
+
+
+def eliminations_of(grid: CandidateGrid, digits: int, zone: int) -> tuple[Candidate, ...]:
+    """Every candidate of the digits in mask `digits` in the cells of cell set `zone`, cell by
+    cell."""
+    found: list[Candidate] = []
+    for d in range(9):
+        if digits >> d & 1:
+            found.extend((cell, d + 1) for cell in cells_of(grid.digit_cells[d + 1] & zone))
+    found.sort()
+    return tuple(found)
+
+
+def eliminated_text(eliminations: tuple[Candidate, ...]) -> str:
+    """What a step removes, in words, cells that lose the same digits together: "r1c2 cannot
+    be 5", "r1c2 and r4c4 cannot be 3 or 7", "r1c2 cannot be 3 and r5c5 cannot be 7"."""
+    lost: dict[int, list[int]] = {}
+    for cell, digit in eliminations:
+        lost.setdefault(cell, []).append(digit)
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for cell in sorted(lost):
+        groups.setdefault(tuple(sorted(lost[cell])), []).append(cell)
+    return spell(
+        f"{cells_text(group)} cannot be {either(map(str, digits))}"
+        for digits, group in groups.items()
+    )
+
+
+def either(words: Iterable[str]) -> str:
+    """ "a", "a or b", "a, b or c"."""
+    items = list(words)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def narrow_groups(items: list[tuple[int, int]], size: int) -> list[tuple[tuple[int, ...], int]]:
+    """The groups of `size` (2 to 4) items (key, bits) whose bits together number `size`:
+    (keys, union of bits). Groups grow only while the union stays that narrow, which keeps the
+    search small."""
+    found = []
+    count = len(items)
+    for a in range(count):
+        key_a, bits_a = items[a]
+        for b in range(a + 1, count):
+            key_b, bits_b = items[b]
+            union_b = bits_a | bits_b
+            if union_b.bit_count() > size:
+                continue
+            if size == 2:
+                found.append(((key_a, key_b), union_b))
+                continue
+            for c in range(b + 1, count):
+                key_c, bits_c = items[c]
+                union_c = union_b | bits_c
+                if union_c.bit_count() > size:
+                    continue
+                if size == 3:
+                    found.append(((key_a, key_b, key_c), union_c))
+                    continue
+                for d in range(c + 1, count):
+                    key_d, bits_d = items[d]
+                    union_d = union_c | bits_d
+                    if union_d.bit_count() == 4:
+                        found.append(((key_a, key_b, key_c, key_d), union_d))
+    return [(group, union) for group, union in found if union.bit_count() == size]
+
+
+_MEMO: dict[str, tuple[tuple[int, ...], object]] = {}
+
+
+def per_state(grid: CandidateGrid, name: str, compute: Callable[[CandidateGrid], T]) -> T:
+    """`compute(grid)`, remembered for the last candidate state seen under `name`.
+
+    Several techniques share one analysis of a state (a digit's strong links, the rectangles,
+    every finned fish of every size), and `next_step` asks them one after the other about the
+    same state: the analysis runs once. The key is the per-digit candidate cell sets, which
+    determine every candidate; `compute` must depend on nothing else.
+    """
+    key = tuple(grid.digit_cells)
+    hit = _MEMO.get(name)
+    if hit is not None and hit[0] == key:
+        return hit[1]  # type: ignore[return-value]
+    value = compute(grid)
+    _MEMO[name] = (key, value)
+    return value

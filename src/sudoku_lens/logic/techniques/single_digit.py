@@ -1,0 +1,234 @@
+"""Short single-digit chains: two strong links joined by a weak one (skyscraper, two-string
+kite, turbot fish) and the empty rectangle.
+
+A strong link (conjugate pair) is a unit with exactly two places for a digit: one of them holds
+it. Two strong links a1=a2 and b1=b2 whose inner ends a2, b1 see each other make a1 or b2 true,
+so a cell seeing both outer ends cannot hold the digit. The names tell the shape apart:
+skyscraper (two parallel rows or columns joined along a column or row), two-string kite (a row
+and a column joined in a box), turbot fish (every other shape). Sudoku Explainer rates these
+as X-chains of four candidates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sudoku_lens.logic.catalog import Technique
+from sudoku_lens.logic.state import CandidateGrid
+from sudoku_lens.logic.step import Link, Step
+from sudoku_lens.logic.techniques._common import (
+    BOX_SETS,
+    COL_SETS,
+    ROW_SETS,
+    chain_rating,
+    eliminated_text,
+    per_state,
+)
+from sudoku_lens.logic.units import (
+    BOX,
+    COL,
+    PEER_SETS,
+    ROW,
+    UNIT_SETS,
+    cell_name,
+    cells_of,
+    unit_name,
+)
+
+_CHAIN_RATING = chain_rating(6.5, 4)
+_EMPTY_RECTANGLE_RATING = chain_rating(6.5, 5)
+
+
+def strong_links(grid: CandidateGrid, digit: int) -> list[tuple[int, int, int]]:
+    """The digit's conjugate pairs as (cell, cell, unit), each pair once, named by its row or
+    column when it is one there (rows, then columns, then boxes)."""
+    return per_state(grid, "strong-links", _all_strong_links)[digit]
+
+
+def _all_strong_links(grid: CandidateGrid) -> list[list[tuple[int, int, int]]]:
+    found: list[list[tuple[int, int, int]]] = [[]]
+    for digit in range(1, 10):
+        links = []
+        seen = set()
+        digit_cells = grid.digit_cells[digit]
+        for unit in range(27):
+            places = digit_cells & UNIT_SETS[unit]
+            if not places:
+                continue
+            low = places & -places
+            rest = places ^ low
+            if not rest or rest & (rest - 1):
+                continue
+            pair = (low.bit_length() - 1, rest.bit_length() - 1)
+            if pair not in seen:
+                seen.add(pair)
+                links.append((pair[0], pair[1], unit))
+        found.append(links)
+    return found
+
+
+def _shape(a1: int, a2: int, u1: int, b1: int, b2: int, u2: int) -> str:
+    """Which name the chain a1=a2-b1=b2 goes by."""
+    k1, k2 = u1 // 9, u2 // 9
+    if k1 == k2 == 0 and COL[a2] == COL[b1]:
+        return "" if COL[a1] == COL[b2] else "skyscraper"
+    if k1 == k2 == 1 and ROW[a2] == ROW[b1]:
+        return "" if ROW[a1] == ROW[b2] else "skyscraper"
+    if {k1, k2} == {0, 1} and BOX[a2] == BOX[b1] and BOX[a1] != BOX[a2] and BOX[b2] != BOX[b1]:
+        return "two-string-kite"
+    return "turbot-fish"
+
+
+def _two_link_chains(grid: CandidateGrid, name: str) -> Iterator[Step]:
+    yield from per_state(grid, "two-link-chains", _all_two_link_chains).get(name, ())
+
+
+def _all_two_link_chains(grid: CandidateGrid) -> dict[str, list[Step]]:
+    """Every chain of two strong links joined by a weak one, by the name of its shape."""
+    found: dict[str, list[Step]] = {}
+    for digit in range(1, 10):
+        links = strong_links(grid, digit)
+        if len(links) < 2:
+            continue
+        digit_cells = grid.digit_cells[digit]
+        ends: dict[int, list[tuple[int, int]]] = {}
+        end_set = 0
+        for k, (x, y, _) in enumerate(links):
+            ends.setdefault(x, []).append((k, y))
+            ends.setdefault(y, []).append((k, x))
+            end_set |= 1 << x | 1 << y
+        for k, (x, y, u1) in enumerate(links):
+            for a1, a2 in ((x, y), (y, x)):
+                for b1 in cells_of(PEER_SETS[a2] & end_set & ~(1 << a1)):
+                    for m, b2 in ends[b1]:
+                        if m <= k or b2 in (a1, a2):
+                            continue
+                        removed = digit_cells & PEER_SETS[a1] & PEER_SETS[b2] & ~(1 << a2 | 1 << b1)
+                        if not removed:
+                            continue
+                        u2 = links[m][2]
+                        name = _shape(a1, a2, u1, b1, b2, u2)
+                        if name:
+                            found.setdefault(name, []).append(
+                                _chain_step(name, digit, (a1, a2, u1), (b1, b2, u2), removed)
+                            )
+    return found
+
+
+def _chain_step(
+    name: str, digit: int, first: tuple[int, int, int], second: tuple[int, int, int], removed: int
+) -> Step:
+    a1, a2, u1 = first
+    b1, b2, u2 = second
+    eliminations = tuple((cell, digit) for cell in cells_of(removed))
+    return Step(
+        technique=name,
+        rating=_CHAIN_RATING,
+        explanation=f"{unit_name(u1).capitalize()} has its {digit} in "
+        f"{cell_name(a1)} or {cell_name(a2)} and {unit_name(u2)} in "
+        f"{cell_name(b1)} or {cell_name(b2)}; {cell_name(a2)} and "
+        f"{cell_name(b1)} see each other, so {cell_name(a1)} or "
+        f"{cell_name(b2)} is {digit} and {eliminated_text(eliminations)}.",
+        eliminations=eliminations,
+        cells=(a1, a2, b1, b2),
+        candidates=((a1, digit), (a2, digit), (b1, digit), (b2, digit)),
+        units=(u1, u2),
+        links=(
+            Link((a1, digit), (a2, digit), True),
+            Link((a2, digit), (b1, digit), False),
+            Link((b1, digit), (b2, digit), True),
+        ),
+    )
+
+
+def skyscraper(grid: CandidateGrid) -> Iterator[Step]:
+    """Two rows (or columns) with two places each for a digit, one end of each in the same
+    column (row)."""
+    return _two_link_chains(grid, "skyscraper")
+
+
+def two_string_kite(grid: CandidateGrid) -> Iterator[Step]:
+    """A row and a column with two places each for a digit, one end of each in the same box."""
+    return _two_link_chains(grid, "two-string-kite")
+
+
+def turbot_fish(grid: CandidateGrid) -> Iterator[Step]:
+    """Two strong links joined by a weak one, in any other shape (a box link among them)."""
+    return _two_link_chains(grid, "turbot-fish")
+
+
+def empty_rectangle(grid: CandidateGrid) -> Iterator[Step]:
+    """A box whose places for a digit all lie in one row and one column of it, and a strong
+    link with one end in that row (or column): the cell where the link's other end meets the
+    box's column (row) cannot hold the digit."""
+    for digit in range(1, 10):
+        links = [link for link in strong_links(grid, digit) if link[2] < 18]
+        if not links:
+            continue
+        digit_cells = grid.digit_cells[digit]
+        for box in range(9):
+            places = digit_cells & BOX_SETS[box]
+            if places & (places - 1) == 0:
+                continue
+            for row in range(box // 3 * 3, box // 3 * 3 + 3):
+                rest = places & ~ROW_SETS[row]
+                if not rest:
+                    continue
+                col = COL[(rest & -rest).bit_length() - 1]
+                if rest & ~COL_SETS[col] or not places & ~COL_SETS[col]:
+                    continue
+                yield from _empty_rectangle_steps(digit, digit_cells, box, row, col, places, links)
+
+
+def _empty_rectangle_steps(
+    digit: int,
+    digit_cells: int,
+    box: int,
+    row: int,
+    col: int,
+    places: int,
+    links: list[tuple[int, int, int]],
+) -> Iterator[Step]:
+    box_set = BOX_SETS[box]
+    for x, y, unit in links:
+        for p, q in ((x, y), (y, x)):
+            if box_set >> p & 1 or box_set >> q & 1:
+                continue
+            if 9 <= unit < 18 and ROW[p] == row:
+                target = ROW[q] * 9 + col
+                meets, through = "column", col
+            elif unit < 9 and COL[p] == col:
+                target = row * 9 + COL[q]
+                meets, through = "row", row
+            else:
+                continue
+            if not digit_cells >> target & 1 or box_set >> target & 1:
+                continue
+            pattern = tuple(cells_of(places))
+            line_word = f"row {row + 1}" if meets == "column" else f"column {col + 1}"
+            yield Step(
+                technique="empty-rectangle",
+                rating=_EMPTY_RECTANGLE_RATING,
+                explanation=f"In {unit_name(18 + box)} every {digit} lies in row {row + 1} or "
+                f"column {col + 1}, and {unit_name(unit)} has its {digit} in {cell_name(p)} or "
+                f"{cell_name(q)}: if {cell_name(target)} were {digit}, {unit_name(18 + box)} "
+                f"would take its {digit} in {line_word}, ruling out {cell_name(p)} and leaving "
+                f"{cell_name(q)}, which sees {cell_name(target)}; so "
+                f"{cell_name(target)} cannot be {digit}.",
+                eliminations=((target, digit),),
+                cells=(*pattern, p, q),
+                candidates=tuple((cell, digit) for cell in (*pattern, p, q)),
+                units=(18 + box, unit, through if meets == "row" else 9 + through),
+                links=(
+                    Link((p, digit), (q, digit), True),
+                    Link((q, digit), (target, digit), False),
+                ),
+            )
+
+
+TECHNIQUES = [
+    Technique("skyscraper", _CHAIN_RATING, skyscraper),
+    Technique("two-string-kite", _CHAIN_RATING, two_string_kite),
+    Technique("turbot-fish", _CHAIN_RATING, turbot_fish),
+    Technique("empty-rectangle", _EMPTY_RECTANGLE_RATING, empty_rectangle),
+]
