@@ -12,7 +12,7 @@ import sys
 
 from sudoku_lens.errors import SudokuLensError
 
-SUBCOMMANDS = ("solve", "read", "eval", "train", "live", "serve")
+SUBCOMMANDS = ("solve", "read", "hint", "explain", "rate", "eval", "train", "live", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:

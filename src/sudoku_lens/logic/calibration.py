@@ -15,11 +15,11 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from sudoku_lens.logic.rating import as_state
+from sudoku_lens.logic.rating import as_state, path_ratings
 from sudoku_lens.logic.solver import explain
 
 Profile = list[tuple[str, float]]
-"""The (technique, nominal rating) of every step on a puzzle's easiest path."""
+"""The (technique, rating before adjustment) of every step on a puzzle's easiest path."""
 
 
 class RatedPuzzle(NamedTuple):
@@ -82,10 +82,11 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
 def profile(puzzle: str) -> Profile | None:
     """The steps of a puzzle's easiest path as (technique, nominal rating); None when the
     techniques do not finish it."""
-    path = explain(as_state(puzzle))
+    grid = as_state(puzzle)
+    path = explain(grid)
     if not path.solved:
         return None
-    return [(step.technique, step.rating) for step in path.steps]
+    return path_ratings(grid, path.steps)
 
 
 def rating_with(steps: Profile, adjustments: dict[str, float]) -> float:

@@ -2,7 +2,8 @@
 
 A puzzle's rating is the hardest step on the path that always takes the easiest step available
 (`explain`): the technique a solver cannot do without. Each step is rated by its technique (chains
-by their length too), plus the calibrated adjustment of `RATING_ADJUSTMENTS`, fitted against
+by their length too; a pattern that leaves a single at once by SE's "direct" rating), plus the
+calibrated adjustment of `RATING_ADJUSTMENTS`, fitted against
 Sudoku Explainer's own ratings (see `sudoku_lens.logic.calibration` and `benchmarks/logic.py`).
 
 A puzzle the techniques cannot finish gets no number: `Rating.rating` is None and the text says
@@ -20,6 +21,7 @@ from sudoku_lens.logic.progress import checked_solution
 from sudoku_lens.logic.solver import explain
 from sudoku_lens.logic.state import CandidateGrid, parse_state
 from sudoku_lens.logic.step import Step
+from sudoku_lens.logic.units import CELL_UNITS, UNIT_SETS
 
 LEVELS: tuple[tuple[str, float], ...] = (
     ("easy", 2.5),
@@ -42,6 +44,20 @@ the Sudoku Explainer scale:
 - extreme, 7.5 and over: Nishio, cell and unit forcing chains, dynamic and nested forcing chains.
 """
 
+DIRECT_RATINGS: dict[str, float] = {
+    "pointing": 1.7,
+    "claiming": 1.9,
+    "hidden-pair": 2.0,
+    "naked-pair": 2.3,
+    "locked-pair": 2.3,
+    "hidden-triple": 2.5,
+}
+"""Sudoku Explainer's "direct" ratings: a pointing, claiming, pair or hidden triple whose
+eliminations leave a single at once (a digit with one place left in a unit of an eliminated
+candidate, or a cell with one candidate left) is how a newspaper's easy puzzle is solved, and
+SE rates it as such (Direct Pointing 1.7 ... Direct Hidden Triplet 2.5), well below the same
+pattern used only to thin out candidates (2.6-4.0)."""
+
 RATING_ADJUSTMENTS: dict[str, float] = {}
 """Per-technique corrections added to each step's own rating, fitted on the training half of
 the Sudoku Explainer-rated puzzles (`python benchmarks/logic.py --calibrate` prints a new table;
@@ -56,9 +72,36 @@ def level_of(rating: float) -> str:
     return LEVELS[-1][0]
 
 
-def step_rating(step: Step) -> float:
-    """A step's rating with its technique's calibrated adjustment."""
-    return round(step.rating + RATING_ADJUSTMENTS.get(step.technique, 0.0), 1)
+def leaves_a_single(grid: CandidateGrid, step: Step) -> bool:
+    """True when the eliminations of `step`, made in `grid`, leave a hidden single in a unit of
+    an eliminated candidate or a naked single in an eliminated cell."""
+    after = grid.copy()
+    after.apply(step)
+    for cell, digit in step.eliminations:
+        mask = after.cands[cell]
+        if mask and not mask & (mask - 1):
+            return True
+        places = after.digit_cells[digit]
+        for unit in CELL_UNITS[cell]:
+            in_unit = places & UNIT_SETS[unit]
+            if in_unit and not in_unit & (in_unit - 1):
+                return True
+    return False
+
+
+def path_ratings(grid: CandidateGrid, steps: list[Step]) -> list[tuple[str, float]]:
+    """(technique, rating) of each step of a path from `grid`, with the direct ratings (see
+    `DIRECT_RATINGS`) where a step leaves a single, without the calibrated adjustments."""
+    state = grid.copy()
+    rated = []
+    for step in steps:
+        value = step.rating
+        direct = DIRECT_RATINGS.get(step.technique)
+        if direct is not None and direct < value and leaves_a_single(state, step):
+            value = direct
+        rated.append((step.technique, value))
+        state.apply(step)
+    return rated
 
 
 @dataclass(frozen=True)
@@ -123,15 +166,13 @@ def rate(puzzle: Any) -> Rating:
     grid = as_state(puzzle)
     checked_solution(grid)
     path = explain(grid)
-    hardest: Step | None = None
-    top = -math.inf
-    for step in path.steps:
-        value = step_rating(step)
-        if value > top:
-            top, hardest = value, step
+    name: str | None = None
+    top = 0.0
+    for technique, nominal in path_ratings(grid, path.steps):
+        value = round(nominal + RATING_ADJUSTMENTS.get(technique, 0.0), 1)
+        if name is None or value > top:
+            top, name = value, technique
     seconds = time.perf_counter() - start
-    name = hardest.technique if hardest is not None else None
     if not path.solved:
         return Rating(grid.line(), None, None, name, len(path.steps), seconds)
-    value = max(top, 0.0) if hardest is not None else 0.0
-    return Rating(grid.line(), value, level_of(value), name, len(path.steps), seconds)
+    return Rating(grid.line(), top, level_of(top), name, len(path.steps), seconds)
