@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from sudoku_lens.cli.solve import read_text
 from sudoku_lens.cli.solve_photo import looks_like_image
-from sudoku_lens.errors import SudokuLensError
+from sudoku_lens.errors import PuzzleFormatError, SudokuLensError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -58,11 +58,17 @@ def add_parser(subparsers: Any) -> None:
 def read_state(source: str) -> CandidateGrid:
     """The state named by `source`: puzzle text or a pencil-mark grid, given inline, as a file,
     or `-`; comment lines (#) are skipped. Raises PuzzleFormatError."""
-    from sudoku_lens.logic import parse_state
+    from sudoku_lens.logic import CandidateGrid, parse_state
 
     text = read_text(source)
-    rows = [row for row in text.splitlines() if not row.lstrip().startswith("#")]
-    return parse_state("\n".join(rows))
+    rows = "\n".join(row for row in text.splitlines() if not row.lstrip().startswith("#"))
+    try:
+        return parse_state(rows)
+    except PuzzleFormatError:
+        words = rows.split()
+        if len(words) > 9 and any(len(w) > 1 and w.isdigit() and "0" not in w for w in words):
+            CandidateGrid.from_pencilmarks(rows)  # raises, saying what is wrong with the marks
+        raise
 
 
 def run(args: argparse.Namespace) -> int:
