@@ -50,13 +50,13 @@ _CAPTION_ASCII = str.maketrans({"→": "->", "⇒": "=>", "≠": "<>", "–": "-
 
 
 class _Canvas:
-    """An upright square BGRA picture of the grid, painted layer over layer."""
+    """An upright square BGRA picture of the grid, painted layer over layer (float32, the alpha
+    channel in 0-255 like the colours, so one conversion gives the uint8 picture)."""
 
     def __init__(self, cell: int) -> None:
         self.cell = cell
         side = 9 * cell
-        self.bgr = np.zeros((side, side, 3), np.float32)
-        self.alpha = np.zeros((side, side), np.float32)
+        self.data = np.zeros((side, side, 4), np.float32)
 
     def paint(self, mask: np.ndarray, color: tuple[int, int, int], opacity: float) -> None:
         """Lay `color` over the canvas where `mask` (uint8, 0-255) is set, `opacity` at full."""
@@ -64,22 +64,21 @@ class _Canvas:
         if not w or not h:
             return
         cover = mask[y : y + h, x : x + w].astype(np.float32) * (opacity / 255.0)
-        alpha = self.alpha[y : y + h, x : x + w]
-        bgr = self.bgr[y : y + h, x : x + w]
-        new_alpha = cover + alpha * (1.0 - cover)
+        region = self.data[y : y + h, x : x + w]
+        alpha = region[..., 3] * (1.0 / 255.0)
         keep = alpha * (1.0 - cover)
-        safe = np.where(new_alpha > 0, new_alpha, 1.0)
-        bgr[:] = (np.float32(color) * cover[..., None] + bgr * keep[..., None]) / safe[..., None]
-        alpha[:] = new_alpha
+        new_alpha = cover + keep
+        safe = np.where(new_alpha > 0, new_alpha, 1.0)[..., None]
+        region[..., :3] = np.float32(color) * cover[..., None] + region[..., :3] * keep[..., None]
+        region[..., :3] /= safe
+        region[..., 3] = new_alpha * 255.0
 
     def blank(self) -> np.ndarray:
-        return np.zeros(self.alpha.shape, np.uint8)
+        return np.zeros(self.data.shape[:2], np.uint8)
 
     def bgra(self) -> np.ndarray:
         """The canvas as BGRA uint8 (rounded and saturated by OpenCV, much faster than NumPy)."""
-        return cv2.merge(
-            [cv2.convertScaleAbs(self.bgr), cv2.convertScaleAbs(self.alpha, alpha=255)]
-        )
+        return cv2.convertScaleAbs(self.data)
 
 
 def _cell_box(cell: int, size: int, inset: int = 0) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -246,7 +245,25 @@ def draw_step(
         raise ValueError("corners must be 4 points (x, y)")
     cell = min(overlay_size(quad) // 9, _MAX_CELL)
     bgra = render_step(step, cell, grid, color=color, digit_height=digit_height)
-    return _composite_bgra(image_bgr, bgra, quad)
+    part, part_quad = _drawn_part(bgra, quad)
+    return _composite_bgra(image_bgr, part, part_quad)
+
+
+def _drawn_part(bgra: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The smallest square of the overlay that holds everything drawn, and its corners in the
+    photo: a step usually covers a unit or two, so warping and blending only that part saves
+    most of the cost on a large photo."""
+    side = bgra.shape[0]
+    x, y, w, h = cv2.boundingRect(bgra[..., 3])
+    size = max(w, h, 1)
+    x0, y0 = min(x, side - size), min(y, side - size)
+    e = side - 0.5
+    square = np.float32([[-0.5, -0.5], [e, -0.5], [e, e], [-0.5, e]])
+    homography = cv2.getPerspectiveTransform(square, quad.reshape(4, 2))
+    a, b = x0 - 0.5, y0 - 0.5
+    corners = np.float32([[a, b], [a + size, b], [a + size, b + size], [a, b + size]])
+    part_quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography).reshape(4, 2)
+    return np.ascontiguousarray(bgra[y0 : y0 + size, x0 : x0 + size]), part_quad
 
 
 def render_grid(grid: CandidateGrid, cell: int = 60) -> tuple[np.ndarray, np.ndarray]:
