@@ -4,8 +4,9 @@ The step is drawn upright into a square canvas that stands for the grid, then wa
 photo with the grid's corners (`overlay.composite`), like the answer is:
 
 - the units of the pattern lightly tinted, the cells that prove the step highlighted in amber;
-- with a state given, the candidates left in those cells written small in grey, each digit in its
-  own ninth of the cell (1 top left, 9 bottom right), as people pencil them;
+- with a state given, the candidates left in those cells (but a cell getting its digit) written
+  small in grey, each digit in its own ninth of the cell (1 top left, 9 bottom right), as people
+  pencil them;
 - the pattern's own candidates ringed in green, the chain's links as lines between candidates
   (strong links solid, weak links dashed, arrows along the chain);
 - each eliminated candidate in red, struck through; each placed digit large, in the answer's blue,
@@ -153,8 +154,9 @@ def render_step(
     marked |= {end for link in step.links for end in (link.start, link.end)}
     if grid is not None:
         mask = canvas.blank()
+        placed = {member for member, _ in step.placements}
         for member in step.cells:
-            if grid.values[member]:
+            if grid.values[member] or member in placed:
                 continue
             for d in range(9):
                 if grid.cands[member] >> d & 1 and (member, d + 1) not in marked:
