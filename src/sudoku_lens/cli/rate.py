@@ -1,6 +1,6 @@
 """`sudoku-lens rate FILE`: rate puzzles on the Sudoku Explainer scale, one line per puzzle.
 
-A batch like `solve`'s (the same --jobs, progress bar and -o; see `cli/batch.py`): each row is
+A batch like `solve`'s (the same --jobs, progress bar and -o; see `cli/jobs.py`): each row is
 the puzzle and its rating (`<81 digits>  7.1 expert aic (54 steps)`), or why it has none, in
 input order; `--json` prints one object per puzzle. Exit code 0 only when every puzzle is rated,
 1 when one is not (the techniques could not finish it, or it is illegal or not unique), 2 when
@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Any
 
-from sudoku_lens.cli.batch import jobs_type, progress_bar, write_rows
+from sudoku_lens.cli.jobs import jobs_type, progress_bar, write_rows
 from sudoku_lens.cli.solve import read_text
 from sudoku_lens.errors import PuzzleFormatError, SudokuLensError
 

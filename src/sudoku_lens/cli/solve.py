@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sudoku_lens.cli.batch import jobs_type, progress_bar, write_rows
+from sudoku_lens.cli.jobs import jobs_type, progress_bar, write_rows
 from sudoku_lens.cli.solve_photo import add_photo_arguments, looks_like_image, run_photo
 from sudoku_lens.errors import PuzzleFormatError, SudokuLensError
 

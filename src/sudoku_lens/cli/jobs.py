@@ -1,4 +1,4 @@
-"""What the batch subcommands (`solve`, `rate`) share: the --jobs option, a progress bar on a
+"""What the puzzle-file subcommands (`solve`, `rate`) share: the --jobs option, a progress bar on a
 terminal only, and writing one row per puzzle to a file or standard output."""
 
 from __future__ import annotations
