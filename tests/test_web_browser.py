@@ -275,3 +275,25 @@ def test_camera_mode_draws_the_answer_on_the_live_picture(page, video):
     page.screenshot(path=str(SHOTS / "sudoku-lens-web-camera.png"), full_page=True)
     page.click("#camera-toggle")
     assert page.inner_text("#camera-toggle") == "Start camera"
+
+
+def test_hints_one_step_at_a_time_and_the_rating(page, photo):
+    shot, path = photo
+    upload(page, path)
+    expect(page.locator("#rating")).to_contain_text("Difficulty: Easy")
+    solution = format_line(shot.solution)
+    givens = format_line(shot.puzzle)
+    page.click("#hint")
+    expect(page.locator("#hint-text")).to_contain_text("only")
+    first = page.get_attribute("#hint-text", "data-technique")
+    assert first in ("full-house", "hidden-single", "naked-single")
+    digits, answers = grid_state(page)
+    placed = [i for i, (d, g) in enumerate(zip(digits, givens, strict=True)) if d != g]
+    assert len(placed) == 1 and digits[placed[0]] == solution[placed[0]]
+    assert answers == "0" * 81  # the answers stay hidden while hinting
+    assert "hint-now" in page.locator("#grid input").nth(placed[0]).get_attribute("class")
+    page.screenshot(path=str(SHOTS / "sudoku-lens-web-hint.png"), full_page=True)
+    page.click("#hint")
+    expect(page.locator("#grid input.hinted")).to_have_count(2)
+    digits, _ = grid_state(page)
+    assert all(d in ("0", s) for d, s in zip(digits, solution, strict=True))

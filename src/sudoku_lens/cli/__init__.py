@@ -13,7 +13,18 @@ import sys
 
 from sudoku_lens.errors import SudokuLensError
 
-SUBCOMMANDS = ("solve", "batch", "read", "eval", "train", "live", "serve")
+SUBCOMMANDS = (
+    "solve",
+    "read",
+    "hint",
+    "explain",
+    "rate",
+    "batch",
+    "eval",
+    "train",
+    "live",
+    "serve",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

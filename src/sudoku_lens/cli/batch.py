@@ -16,7 +16,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from sudoku_lens.cli.solve import jobs_count
+from sudoku_lens.cli.jobs import jobs_type
 from sudoku_lens.errors import SudokuLensError
 
 _SHOWN_ERRORS = 5
@@ -45,7 +45,7 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--jobs",
-        type=jobs_count,
+        type=jobs_type,
         metavar="N",
         help="worker processes on this machine, or workers of --cluster local "
         "(default: every core)",

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sudoku_lens.cli.jobs import jobs_type, progress_bar, write_rows
 from sudoku_lens.cli.solve_photo import (
     add_photo_arguments,
     looks_like_image,
@@ -31,19 +32,6 @@ if TYPE_CHECKING:
     from sudoku_lens.solve import BatchResult
 
 _PUZZLE_CHARACTERS = frozenset("0123456789.|+- \t\r\n")
-
-
-def jobs_count(value: str) -> int:
-    """Argument type of `--jobs`: a number of processes, 1 or more."""
-    try:
-        jobs = int(value)
-    except ValueError:
-        jobs = 0
-    if jobs < 1:
-        raise argparse.ArgumentTypeError(
-            f"expected a number of processes of 1 or more, got {value}"
-        )
-    return jobs
 
 
 def add_parser(subparsers: Any) -> None:
@@ -72,7 +60,7 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--jobs",
-        type=jobs_count,
+        type=jobs_type,
         default=1,
         metavar="N",
         help="solve a batch in N processes (default 1)",
@@ -189,22 +177,10 @@ def _solve_batch(entries: list[PuzzleEntry], args: argparse.Namespace, start: fl
     from sudoku_lens.solve import solve_lines
 
     lines = [entry.line for entry in entries if entry.line is not None]
-    if sys.stderr.isatty():
-        from tqdm import tqdm
-
-        with tqdm(total=len(lines), unit="puzzle", file=sys.stderr) as bar:
-            result = solve_lines(lines, jobs=args.jobs, progress=bar.update)
-    else:
-        result = solve_lines(lines, jobs=args.jobs)
+    with progress_bar(len(lines)) as progress:
+        result = solve_lines(lines, jobs=args.jobs, progress=progress)
     rows, tally = _batch_rows(entries, result, as_json=args.json)
-    text = "\n".join(rows) + "\n"
-    if args.output is None:
-        sys.stdout.write(text)
-    else:
-        try:
-            Path(args.output).write_text(text)
-        except OSError as exc:
-            raise SudokuLensError(f"cannot write {args.output}: {exc.strerror}") from None
+    write_rows(rows, args.output)
     seconds = time.perf_counter() - start
     total = len(entries)
     print(

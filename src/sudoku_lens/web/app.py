@@ -28,16 +28,18 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, Field
+from starlette.datastructures import UploadFile as StarletteUpload
 from starlette.exceptions import HTTPException
 
 from sudoku_lens import __version__
 from sudoku_lens.errors import ImageError, SudokuLensError
 from sudoku_lens.live import LiveSolver
+from sudoku_lens.logic.units import cell_name
 from sudoku_lens.pipeline import solve_photo
 from sudoku_lens.puzzle import grid_json, parse_puzzle
 from sudoku_lens.read.formats import SUPPORTED, image_format, unsupported_format
 from sudoku_lens.read.image_io import load_image, quiet_opencv
-from sudoku_lens.read.reader import read_photo
+from sudoku_lens.read.reader import corners_json, read_photo
 from sudoku_lens.solve import solve
 from sudoku_lens.web.limits import (
     BodySizeLimit,
@@ -137,6 +139,78 @@ class GridResult(BaseModel):
     seconds: float
 
 
+class RateRequest(BaseModel):
+    puzzle: str = Field(
+        max_length=MAX_PUZZLE_CHARACTERS,
+        description="81 characters, 0 or . for an empty cell, a 9-line grid, or pencil marks",
+        examples=[
+            "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+        ],
+    )
+
+
+class RateResult(BaseModel):
+    """A puzzle's difficulty, as `sudoku-lens rate --json` prints it."""
+
+    puzzle: str
+    rating: float | None = Field(
+        description="Sudoku Explainer scale; null when the techniques cannot finish the puzzle"
+    )
+    level: str | None = Field(examples=["easy", "medium", "hard", "expert", "extreme"])
+    hardest: str | None = Field(description="the technique of the hardest step")
+    steps: int
+    seconds: float
+    solved: bool = Field(description="false when the techniques stopped before the solution")
+
+
+HINT_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["file"],
+                    "properties": {
+                        "file": {"type": "string", "format": "binary"},
+                        "grid": {
+                            "type": "string",
+                            "description": "81 characters replacing "
+                            "the digits read (a corrected reading)",
+                        },
+                        "entries": {
+                            "type": "string",
+                            "description": "81 characters: digits "
+                            "the person placed (0 elsewhere); wrong ones are left out",
+                        },
+                        "eliminations": {
+                            "type": "string",
+                            "description": "candidates crossed out, e.g. 'r1c2<>5 r4c4<>7'",
+                        },
+                        "technique": {"type": "string", "description": "look only for this"},
+                    },
+                }
+            },
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "required": ["puzzle"],
+                    "properties": {
+                        "puzzle": {"type": "string", "description": "puzzle text or pencil marks"},
+                        "eliminations": {"type": "array", "items": {"type": "string"}},
+                        "technique": {"type": "string"},
+                    },
+                },
+                "example": {
+                    "puzzle": "530070000600195000098000060800060003400803001700020006060000280"
+                    "000419005000080079"
+                },
+            },
+        },
+    }
+}
+
+
 class LiveFrameResult(BaseModel):
     """What the live solver made of one camera frame; the page draws the overlay itself."""
 
@@ -224,7 +298,7 @@ def create_app(
     app.state.live_sessions = sessions
     _add_error_handlers(app)
 
-    async def read_upload(file: UploadFile) -> bytes:
+    async def read_upload(file: StarletteUpload) -> bytes:
         """The uploaded bytes, after the size check and the image check by content."""
         data = await file.read(upload_limit + 1)
         if len(data) > upload_limit:
@@ -264,6 +338,49 @@ def create_app(
     async def solve_grid(body: GridRequest) -> dict[str, Any]:
         """Solve a puzzle given as text. No unique solution is a 200 with that status."""
         return await run_in_pool(partial(_grid_json, body.puzzle))
+
+    @app.post(
+        "/api/hint",
+        responses=ERRORS,
+        tags=["logic"],
+        openapi_extra=HINT_BODY,
+        summary="Hint",
+    )
+    async def hint(request: Request) -> dict[str, Any]:
+        """The easiest next step, as `sudoku-lens hint --json` prints it (`technique` null when
+        none is found), plus `image` (the step drawn into the photo, or into a picture of the
+        grid), `grid` (the digits the step was found in) and `after` (`puzzle` and
+        `eliminations`: the state once the step is made, to send back for the next hint). Send a
+        photo (multipart `file`) or a puzzle (JSON `puzzle`)."""
+        kind = request.headers.get("content-type", "")
+        if kind.startswith("multipart/form-data"):
+            form = await request.form()
+            upload = form.get("file")
+            if not isinstance(upload, StarletteUpload):
+                raise HTTPException(422, "file: a photo is required (multipart field 'file')")
+            data = await read_upload(upload)
+            fields = {
+                key: value.strip()
+                for key in ("grid", "entries", "eliminations", "technique")
+                if isinstance(value := form.get(key), str) and value.strip()
+            }
+            return await run_in_pool(lambda: _photo_hint_json(data, fields))
+        try:
+            body = await request.json()
+        except ValueError:
+            raise HTTPException(
+                422, 'send a photo as multipart field \'file\' or JSON {"puzzle": "..."}'
+            ) from None
+        return await run_in_pool(partial(_puzzle_hint_json, body))
+
+    @app.post("/api/rate", response_model=RateResult, responses=ERRORS, tags=["logic"])
+    async def rate_route(body: RateRequest) -> dict[str, Any]:
+        """Rate a puzzle on the Sudoku Explainer scale, with a level word (easy below 2.5,
+        medium below 4.0, hard below 6.0, expert below 7.5, extreme), as `sudoku-lens rate
+        --json` does."""
+        from sudoku_lens.logic import rate
+
+        return await run_in_pool(lambda: rate(body.puzzle).to_json())
 
     @app.post(
         "/api/live-frame",
@@ -349,6 +466,85 @@ def _grid_json(text: str) -> dict[str, Any]:
         "guesses": int(solution.guesses),
         "seconds": round(float(solution.seconds), 7),
     }
+
+
+def _bounded_puzzle(text: str, field: str) -> Any:
+    """Puzzle text of at most MAX_PUZZLE_CHARACTERS, parsed (a 422 names the problem)."""
+    if len(text) > MAX_PUZZLE_CHARACTERS:
+        raise HTTPException(422, f"{field}: at most {MAX_PUZZLE_CHARACTERS} characters")
+    return parse_puzzle(text)
+
+
+def _photo_hint_json(data: bytes, fields: dict[str, str]) -> dict[str, Any]:
+    """The next step of a photo's puzzle, drawn into it (see the /api/hint route)."""
+    from sudoku_lens.hints import hint_photo
+
+    found = hint_photo(
+        data,
+        grid=_bounded_puzzle(fields["grid"], "grid") if "grid" in fields else None,
+        entries=parse_puzzle_digits(fields["entries"]) if "entries" in fields else None,
+        eliminations=fields.get("eliminations", "").replace(",", " ").split(),
+        technique=fields.get("technique"),
+    )
+    payload = _hint_payload(found.state, found.step)
+    payload["image"] = encode_jpeg_data_url(found.image)
+    payload["corners"] = corners_json(found.reading.corners)
+    payload["corrected_cells"] = [[int(r), int(c)] for r, c in found.corrected_cells]
+    payload["wrong_entries"] = [cell_name(cell) for cell in found.wrong_entries]
+    return payload
+
+
+def _puzzle_hint_json(body: Any) -> dict[str, Any]:
+    """The next step of a puzzle given as JSON, drawn into a picture of the grid."""
+    from sudoku_lens.draw.hint import draw_step, render_grid
+    from sudoku_lens.hints import find_hints
+    from sudoku_lens.logic import parse_state
+    from sudoku_lens.logic.progress import with_eliminations
+
+    if not isinstance(body, dict) or not isinstance(body.get("puzzle"), str):
+        raise HTTPException(422, 'puzzle: send JSON {"puzzle": "<81 characters>"}')
+    eliminations = body.get("eliminations", [])
+    technique = body.get("technique")
+    if not isinstance(eliminations, list) or not all(isinstance(e, str) for e in eliminations):
+        raise HTTPException(422, 'eliminations: a list of candidates like ["r1c2<>5"]')
+    if len(eliminations) > 729:
+        raise HTTPException(422, "eliminations: at most 729 candidates")
+    if technique is not None and not isinstance(technique, str):
+        raise HTTPException(422, "technique: a technique's name, e.g. x-wing")
+    if len(body["puzzle"]) > MAX_PUZZLE_CHARACTERS:
+        raise HTTPException(422, f"puzzle: at most {MAX_PUZZLE_CHARACTERS} characters")
+    state = with_eliminations(parse_state(body["puzzle"]), eliminations)
+    steps = find_hints(state, technique=technique)
+    step = steps[0] if steps else None
+    payload = _hint_payload(state, step)
+    image, corners = render_grid(state)
+    if step is not None:
+        image = draw_step(image, corners, step, state)
+    _, buffer = cv2.imencode(".png", image)
+    payload["image"] = "data:image/png;base64," + base64.b64encode(buffer.tobytes()).decode()
+    return payload
+
+
+def _hint_payload(state: Any, step: Any) -> dict[str, Any]:
+    """The step's JSON (or `{"technique": null}`), the state's digits, and the state after it."""
+    from sudoku_lens.logic.progress import eliminations_since_start
+
+    payload = step.to_json() if step is not None else {"technique": None}
+    after = state.copy()
+    if step is not None:
+        after.apply(step)
+    payload["grid"] = state.line()
+    payload["after"] = {"puzzle": after.line(), "eliminations": eliminations_since_start(after)}
+    return payload
+
+
+def parse_puzzle_digits(text: str) -> np.ndarray:
+    """81 digits that need not make a legal puzzle on their own (a person's entries may be
+    wrong: they are checked against the solution later); PuzzleFormatError when not 81 digits."""
+    from sudoku_lens.puzzle import grid_from_line
+    from sudoku_lens.puzzle.text import parse_line
+
+    return grid_from_line(parse_line(text))
 
 
 def encode_jpeg_data_url(image: np.ndarray, max_side: int = MAX_IMAGE_SIDE) -> str:

@@ -50,6 +50,17 @@ function capitalise(text) {
 
 // ---------------------------------------------------------------- grid editor
 
+// Hints taken so far: the state after them (placed digits and crossed-out candidates), sent back
+// with the photo so that each press of Hint gives the step after the last one.
+const hints = { puzzle: null, eliminations: [], now: new Set() };
+
+function resetHints() {
+  hints.puzzle = null;
+  hints.eliminations = [];
+  hints.now = new Set();
+  $("hint-text").hidden = true;
+}
+
 const editor = {
   file: null,
   photoUrl: "", // the photo as uploaded, shown when the edited grid has no answer to draw
@@ -116,6 +127,7 @@ function setCell(index, digit) {
   }
   editor.cells[index] = digit;
   editor.solution = null;
+  resetHints();
   renderGrid();
   // The picture and its caption follow the grid: until the edited grid is solved, neither may
   // still claim the old answer.
@@ -164,8 +176,12 @@ function renderGrid() {
   editor.inputs.forEach((input, i) => {
     const digit = editor.cells[i];
     const given = digit !== "0";
-    input.value = given ? digit : "";
-    const answer = !given && editor.solution ? editor.solution[i] : "";
+    const hinted = !given && hints.puzzle ? hints.puzzle[i] : "0";
+    input.value = given ? digit : hinted !== "0" ? hinted : "";
+    input.classList.toggle("hinted", !given && hinted !== "0");
+    input.classList.toggle("hint-now", hints.now.has(i));
+    // While hinting, the answers stay hidden: the person wants one step, not the solution.
+    const answer = !given && editor.solution && !hints.puzzle ? editor.solution[i] : "";
     input.placeholder = answer;
     input.classList.toggle("edited", digit !== editor.base[i]);
     input.classList.toggle("corrected", editor.corrected.has(i) && digit === editor.base[i]);
@@ -199,6 +215,7 @@ async function loadPhoto(file) {
   if (editor.photoUrl) URL.revokeObjectURL(editor.photoUrl);
   editor.photoUrl = URL.createObjectURL(file);
   editor.base = "";
+  resetHints();
   showMessage("", "Reading the photo…");
   await solvePhoto(null);
 }
@@ -264,12 +281,14 @@ function showResult(body, fresh) {
 
   const seconds = `${body.seconds.toFixed(2)} s`;
   const note = STATUS_TEXT[body.status];
+  $("rating").hidden = true;
   if (note) {
     $("answer-caption").textContent = `Not solved (${seconds}).`;
     showMessage("error", note.title, note.detail);
     return;
   }
   $("answer-caption").textContent = `Solved in ${seconds}.`;
+  showRating(body.grid);
   const edits = editor.cells.filter((d, i) => d !== editor.base[i]).length;
   if (edits) {
     showMessage("ok", "Solved with your fixes.", `${edits} cell${edits > 1 ? "s" : ""} changed.`);
@@ -283,6 +302,85 @@ function showResult(body, fresh) {
   } else {
     showMessage("ok", "Solved.", "The missing digits are drawn into the photo.");
   }
+}
+
+// ---------------------------------------------------------------- rating and hints
+
+async function showRating(puzzle) {
+  const sequence = editor.sequence;
+  let body;
+  try {
+    const response = await fetch("/api/rate", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ puzzle }),
+    });
+    if (!response.ok) return;
+    body = await response.json();
+  } catch (_) {
+    return;
+  }
+  if (sequence !== editor.sequence) return;
+  const rating = $("rating");
+  rating.textContent =
+    body.rating === null
+      ? "Difficulty: not rated (the techniques stop before the end)."
+      : `Difficulty: ${capitalise(body.level)}, ${body.rating.toFixed(1)} on the Sudoku Explainer scale (hardest step: ${body.hardest.replaceAll("-", " ")}).`;
+  rating.dataset.rating = body.rating === null ? "" : String(body.rating);
+  rating.hidden = false;
+}
+
+function cellIndex(name) {
+  return (Number(name[1]) - 1) * 9 + Number(name[3]) - 1;
+}
+
+// Ask for the next step after the hints taken so far; draw it and put it in the grid.
+async function nextHint() {
+  if (!editor.file) return;
+  const form = new FormData();
+  form.append("file", editor.file, editor.file.name || "photo.jpg");
+  form.append("grid", editor.cells.join(""));
+  if (hints.puzzle) form.append("entries", hints.puzzle);
+  if (hints.eliminations.length) form.append("eliminations", hints.eliminations.join(" "));
+  const sequence = ++editor.sequence;
+  setBusy(true);
+  $("hint").disabled = true;
+  let response;
+  try {
+    response = await fetch("/api/hint", { method: "POST", body: form });
+  } catch (_) {
+    showMessage("error", "The server could not be reached.", "Is sudoku-lens serve still running?");
+    return;
+  } finally {
+    setBusy(false);
+    $("hint").disabled = false;
+  }
+  if (sequence !== editor.sequence) return;
+  if (!response.ok) {
+    showMessage("error", "No hint for this grid.", `${capitalise(await errorText(response))}.`);
+    return;
+  }
+  const body = await response.json();
+  const text = $("hint-text");
+  text.replaceChildren();
+  if (body.technique === null) {
+    text.textContent = "No further step: the grid is full.";
+    hints.now = new Set();
+  } else {
+    const label = document.createElement("span");
+    label.className = "technique";
+    label.textContent = body.technique.replaceAll("-", " ");
+    text.append(label, document.createTextNode(body.explanation));
+    hints.now = new Set(body.placements.map((p) => cellIndex(p)));
+  }
+  text.hidden = false;
+  text.dataset.technique = body.technique || "";
+  hints.puzzle = body.after.puzzle;
+  hints.eliminations = body.after.eliminations;
+  $("answer-image").src = body.image;
+  $("answer-caption").textContent = "The next step, drawn into the photo.";
+  hideMessage();
+  renderGrid();
 }
 
 function setUpPhotoMode() {
@@ -311,7 +409,9 @@ function setUpPhotoMode() {
   // Dropping a photo anywhere else on the page must not navigate away from it.
   window.addEventListener("dragover", (event) => event.preventDefault());
   window.addEventListener("drop", (event) => event.preventDefault());
+  $("hint").addEventListener("click", nextHint);
   $("undo").addEventListener("click", () => {
+    resetHints();
     editor.cells = editor.base.split("");
     renderGrid();
     solvePhoto(null);

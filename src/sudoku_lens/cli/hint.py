@@ -1,0 +1,151 @@
+"""`sudoku-lens hint PHOTO|PUZZLE`: the next logical step, in words, and drawn for a photo.
+
+PUZZLE is puzzle text (an 81-character line, a 9-row grid, a file, or `-` for standard input) or
+a pencil-mark grid. A photo is read (see `sudoku_lens.hints.hint_photo`) and written with the
+step drawn into it; puzzle text is drawn as a clean grid when -o is given. Finding no step is an
+answer, not an error: exit 0 with `{"technique": null}` (or `[]` with --all) in JSON.
+Top-level imports stay light: every subcommand module is imported at start-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sudoku_lens.cli.solve import read_text
+from sudoku_lens.cli.solve_photo import looks_like_image
+from sudoku_lens.errors import PuzzleFormatError, SudokuLensError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from sudoku_lens.logic import CandidateGrid, Step
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register `hint` on the top-level parser."""
+    parser = subparsers.add_parser(
+        "hint",
+        help="the next logical step for a photo, a puzzle or a pencil-mark grid",
+        description="Find the easiest next step, as a person would, and say why it holds. "
+        "PUZZLE is a photo (the step is drawn into it), an 81-character line, a 9-row grid, a "
+        "pencil-mark grid (9 rows of 9 candidate groups), a file holding one, or - for stdin.",
+    )
+    parser.add_argument("puzzle", metavar="PHOTO|PUZZLE", help="photo, puzzle, file, or -")
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT.png",
+        help="the picture to write (.png or .jpg): the photo with the step drawn in (default "
+        "<photo>-hint.png), or for puzzle text the grid with the step drawn",
+    )
+    parser.add_argument("--json", action="store_true", help="print the step as JSON")
+    parser.add_argument(
+        "--technique", metavar="NAME", help="look only for this technique (e.g. x-wing)"
+    )
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        dest="every",
+        help="list every step found in the state, not just the easiest (a JSON list)",
+    )
+    parser.set_defaults(run=run)
+
+
+def read_state(source: str) -> CandidateGrid:
+    """The state named by `source`: puzzle text or a pencil-mark grid, given inline, as a file,
+    or `-`; comment lines (#) are skipped. Raises PuzzleFormatError."""
+    from sudoku_lens.logic import CandidateGrid, parse_state
+
+    text = read_text(source)
+    rows = "\n".join(row for row in text.splitlines() if not row.lstrip().startswith("#"))
+    try:
+        return parse_state(rows)
+    except PuzzleFormatError:
+        words = rows.split()
+        if len(words) > 9 and any(len(w) > 1 and w.isdigit() and "0" not in w for w in words):
+            CandidateGrid.from_pencilmarks(rows)  # raises, saying what is wrong with the marks
+        raise
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print (and draw) the next step of the photo or puzzle `args.puzzle`."""
+    from sudoku_lens.logic import technique
+
+    if args.technique is not None:
+        technique(args.technique)
+    output = Path(args.output) if args.output else None
+    if output is not None:
+        _check_writable(output)
+    if args.puzzle != "-" and looks_like_image(args.puzzle):
+        from sudoku_lens.hints import hint_photo
+
+        found = hint_photo(args.puzzle, technique=args.technique, every=args.every)
+        steps, image = found.steps, found.image
+        if output is None:
+            output = Path(f"{Path(args.puzzle).stem}-hint.png").resolve()
+        if found.corrected_cells:
+            cells = ", ".join(f"r{r + 1}c{c + 1}" for r, c in found.corrected_cells)
+            print(f"sudoku-lens: corrected misread digits at {cells}", file=sys.stderr)
+    else:
+        from sudoku_lens.hints import find_hints
+
+        state = read_state(args.puzzle)
+        steps = find_hints(state, technique=args.technique, every=args.every)
+        image = _grid_picture(state, steps[0] if steps else None) if output else None
+    if output is not None and image is not None:
+        _write(output, image, steps)
+    _print(steps, args)
+    if output is not None:
+        print(f"wrote {output}", file=sys.stderr)
+    return 0
+
+
+def _grid_picture(state: CandidateGrid, step: Step | None) -> np.ndarray:
+    """A clean picture of the state with the step drawn in."""
+    from sudoku_lens.draw.hint import draw_step, render_grid
+
+    image, corners = render_grid(state)
+    return draw_step(image, corners, step, state) if step is not None else image
+
+
+def _write(output: Path, image: np.ndarray, steps: list[Step]) -> None:
+    """Write the picture with the first step's sentence (or "no step found") under it."""
+    import cv2
+
+    from sudoku_lens.draw.hint import add_caption
+
+    text = steps[0].explanation if steps else "No step found."
+    try:
+        written = cv2.imwrite(str(output), add_caption(image, text))
+    except cv2.error:
+        written = False
+    if not written:
+        raise SudokuLensError(f"cannot write {output}")
+
+
+def _print(steps: list[Step], args: argparse.Namespace) -> None:
+    if args.json:
+        if args.every:
+            print(json.dumps([step.to_json() for step in steps]))
+        else:
+            print(json.dumps(steps[0].to_json() if steps else {"technique": None}))
+        return
+    if not steps:
+        what = args.technique or "technique"
+        print(f"no step found: no {what} applies in this state")
+    for step in steps:
+        print(f"{step.technique}: {step.explanation}")
+
+
+def _check_writable(output: Path) -> None:
+    """Refuse an output path that cannot be written before doing the work."""
+    import cv2
+
+    if not output.parent.is_dir():
+        raise SudokuLensError(f"cannot write {output}: no directory {output.parent}")
+    if not cv2.haveImageWriter(str(output)):
+        raise SudokuLensError(f"cannot write {output}: name it .png or .jpg")

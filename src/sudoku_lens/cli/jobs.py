@@ -1,0 +1,50 @@
+"""What the puzzle-file subcommands (`solve`, `rate`) share: the --jobs option, a progress bar on a
+terminal only, and writing one row per puzzle to a file or standard output."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sudoku_lens.errors import SudokuLensError
+
+
+def jobs_type(value: str) -> int:
+    """argparse type of --jobs: a number of processes, 1 or more."""
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of processes of 1 or more, got {value}"
+        )
+    return jobs
+
+
+@contextmanager
+def progress_bar(total: int) -> Iterator[Callable[[int], object] | None]:
+    """A callback that advances a progress bar by n puzzles, shown on standard error when it is
+    a terminal; None (no bar) otherwise, so that logs and pipes stay clean."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=total, unit="puzzle", file=sys.stderr) as bar:
+        yield bar.update
+
+
+def write_rows(rows: list[str], output: str | None) -> None:
+    """Write the rows, one per line, to `output` or to standard output when it is None."""
+    text = "\n".join(rows) + "\n"
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        Path(output).write_text(text)
+    except OSError as exc:
+        raise SudokuLensError(f"cannot write {output}: {exc.strerror}") from None

@@ -1,0 +1,324 @@
+"""Draw one logical step into the photo, in perspective: what proves it and what it proves.
+
+The step is drawn upright into a square canvas that stands for the grid, then warped onto the
+photo with the grid's corners (`overlay.composite`), like the answer is:
+
+- the units of the pattern lightly tinted, the cells that prove the step highlighted in amber;
+- with a state given, the candidates left in those cells (but a cell getting its digit) written
+  small in grey, each digit in its own ninth of the cell (1 top left, 9 bottom right), as people
+  pencil them;
+- the pattern's own candidates ringed in green, the chain's links as lines between candidates
+  (strong links solid, weak links dashed, arrows along the chain);
+- each eliminated candidate in red, struck through; each placed digit large, in the answer's blue,
+  its cell framed.
+
+`render_grid` draws a state as a clean picture (for a hint on puzzle text) and `add_caption`
+writes the step's sentence under a picture.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from sudoku_lens.draw.overlay import (
+    DEFAULT_COLOR,
+    DEFAULT_DIGIT_HEIGHT,
+    _composite_bgra,
+    digit_sprite,
+    overlay_size,
+)
+from sudoku_lens.logic.state import CandidateGrid
+from sudoku_lens.logic.step import Candidate, Step
+from sudoku_lens.logic.units import UNITS
+
+UNIT_TINT = (235, 190, 120)
+"""BGR: a pale blue for the pattern's units."""
+CELL_TINT = (40, 190, 255)
+"""BGR: amber for the cells that prove the step."""
+PENCIL = (90, 90, 90)
+"""BGR: the grey of the candidates left in a cell."""
+PATTERN = (40, 150, 20)
+"""BGR: green rings round the pattern's own candidates and its strong links."""
+WEAK_LINK = (20, 120, 230)
+"""BGR: orange for weak links."""
+STRUCK = (30, 30, 220)
+"""BGR: red for eliminated candidates."""
+
+_FACE = cv2.FONT_HERSHEY_SIMPLEX
+_MAX_CELL = 96
+_CAPTION_ASCII = str.maketrans({"→": "->", "⇒": "=>", "≠": "<>", "–": "-", "—": "-", "’": "'"})
+
+
+class _Canvas:
+    """An upright square BGRA picture of the grid, painted layer over layer (float32, the alpha
+    channel in 0-255 like the colours, so one conversion gives the uint8 picture)."""
+
+    def __init__(self, cell: int) -> None:
+        self.cell = cell
+        side = 9 * cell
+        self.data = np.zeros((side, side, 4), np.float32)
+
+    def paint(self, mask: np.ndarray, color: tuple[int, int, int], opacity: float) -> None:
+        """Lay `color` over the canvas where `mask` (uint8, 0-255) is set, `opacity` at full."""
+        x, y, w, h = cv2.boundingRect(mask)
+        if not w or not h:
+            return
+        cover = mask[y : y + h, x : x + w].astype(np.float32) * (opacity / 255.0)
+        region = self.data[y : y + h, x : x + w]
+        alpha = region[..., 3] * (1.0 / 255.0)
+        keep = alpha * (1.0 - cover)
+        new_alpha = cover + keep
+        safe = np.where(new_alpha > 0, new_alpha, 1.0)[..., None]
+        region[..., :3] = np.float32(color) * cover[..., None] + region[..., :3] * keep[..., None]
+        region[..., :3] /= safe
+        region[..., 3] = new_alpha * 255.0
+
+    def blank(self) -> np.ndarray:
+        return np.zeros(self.data.shape[:2], np.uint8)
+
+    def bgra(self) -> np.ndarray:
+        """The canvas as BGRA uint8 (rounded and saturated by OpenCV, much faster than NumPy)."""
+        return cv2.convertScaleAbs(self.data)
+
+
+def _cell_box(cell: int, size: int, inset: int = 0) -> tuple[tuple[int, int], tuple[int, int]]:
+    row, col = divmod(cell, 9)
+    return (col * size + inset, row * size + inset), (
+        (col + 1) * size - 1 - inset,
+        (row + 1) * size - 1 - inset,
+    )
+
+
+def candidate_point(candidate: Candidate, size: int) -> tuple[float, float]:
+    """The centre of a candidate's ninth of its cell, in canvas pixels for cells of `size`."""
+    cell, digit = candidate
+    row, col = divmod(cell, 9)
+    sub_row, sub_col = divmod(digit - 1, 3)
+    return (col + (sub_col + 0.5) / 3) * size, (row + (sub_row + 0.5) / 3) * size
+
+
+def _small_digit(mask: np.ndarray, candidate: Candidate, size: int, height: float = 0.24) -> None:
+    """Write a candidate's digit `height` (fraction of the cell) tall, centred in its ninth of
+    the cell."""
+    x, y = candidate_point(candidate, size)
+    text = str(candidate[1])
+    (_, ref_h), _ = cv2.getTextSize("8", _FACE, 1.0, 1)
+    scale = height * size / ref_h
+    thickness = max(1, round(size / 40))
+    (w, h), _ = cv2.getTextSize(text, _FACE, scale, thickness)
+    cv2.putText(
+        mask, text, (round(x - w / 2), round(y + h / 2)), _FACE, scale, 255, thickness, cv2.LINE_AA
+    )
+
+
+def _dashed(mask: np.ndarray, a: np.ndarray, b: np.ndarray, width: int, dash: float) -> None:
+    length = float(np.linalg.norm(b - a))
+    pieces = max(1, int(length / dash))
+    for k in range(0, pieces, 2):
+        start = a + (b - a) * (k / pieces)
+        end = a + (b - a) * (min(k + 1, pieces) / pieces)
+        cv2.line(mask, _int(start), _int(end), 255, width, cv2.LINE_AA)
+
+
+def _int(point: np.ndarray) -> tuple[int, int]:
+    return round(float(point[0])), round(float(point[1]))
+
+
+def render_step(
+    step: Step,
+    cell: int,
+    grid: CandidateGrid | None = None,
+    *,
+    color: tuple[int, int, int] = DEFAULT_COLOR,
+    digit_height: float = DEFAULT_DIGIT_HEIGHT,
+) -> np.ndarray:
+    """The upright overlay of `step` as BGRA, 9 * `cell` pixels square (see the module's
+    docstring for what is drawn); `grid` is the state the step was found in."""
+    canvas = _Canvas(cell)
+    size = cell
+    line = max(1, round(size / 22))
+
+    mask = canvas.blank()
+    for unit in step.units:
+        for member in UNITS[unit]:
+            cv2.rectangle(mask, *_cell_box(member, size), 255, -1)
+    canvas.paint(mask, UNIT_TINT, 0.28)
+
+    mask = canvas.blank()
+    for member in step.cells:
+        cv2.rectangle(mask, *_cell_box(member, size, line), 255, -1)
+    canvas.paint(mask, CELL_TINT, 0.45)
+
+    marked = set(step.candidates) | set(step.eliminations)
+    marked |= {end for link in step.links for end in (link.start, link.end)}
+    if grid is not None:
+        mask = canvas.blank()
+        placed = {member for member, _ in step.placements}
+        for member in step.cells:
+            if grid.values[member] or member in placed:
+                continue
+            for d in range(9):
+                if grid.cands[member] >> d & 1 and (member, d + 1) not in marked:
+                    _small_digit(mask, (member, d + 1), size)
+        canvas.paint(mask, PENCIL, 1.0)
+
+    radius = round(size / 7.5)
+    backing = canvas.blank()
+    for candidate in marked:
+        x, y = candidate_point(candidate, size)
+        cv2.circle(backing, (round(x), round(y)), radius, 255, -1, cv2.LINE_AA)
+    canvas.paint(backing, (255, 255, 255), 0.8)
+
+    ring = canvas.blank()
+    ringed = set(step.candidates) | {end for link in step.links for end in (link.start, link.end)}
+    ringed -= set(step.eliminations)
+    digits = canvas.blank()
+    for candidate in ringed:
+        x, y = candidate_point(candidate, size)
+        cv2.circle(ring, (round(x), round(y)), radius, 255, line, cv2.LINE_AA)
+        _small_digit(digits, candidate, size, 0.27)
+    canvas.paint(ring, PATTERN, 1.0)
+    canvas.paint(digits, PATTERN, 1.0)
+
+    strong, weak = canvas.blank(), canvas.blank()
+    for link in step.links:
+        a = np.float32(candidate_point(link.start, size))
+        b = np.float32(candidate_point(link.end, size))
+        direction = b - a
+        length = float(np.linalg.norm(direction))
+        if length <= 2 * radius:
+            continue
+        a, b = a + direction * (radius / length), b - direction * (radius / length)
+        if link.strong:
+            cv2.arrowedLine(
+                strong,
+                _int(a),
+                _int(b),
+                255,
+                line,
+                cv2.LINE_AA,
+                tipLength=min(0.5, size / 4 / max(length, 1)),
+            )
+        else:
+            _dashed(weak, a, b, line, size / 6)
+            tip = b - (b - a) * min(0.5, size / 4 / max(length, 1))
+            cv2.arrowedLine(weak, _int(tip), _int(b), 255, line, cv2.LINE_AA, tipLength=1.0)
+    canvas.paint(strong, PATTERN, 0.95)
+    canvas.paint(weak, WEAK_LINK, 0.95)
+
+    struck = canvas.blank()
+    half = round(size / 7)
+    for candidate in step.eliminations:
+        x, y = (round(v) for v in candidate_point(candidate, size))
+        _small_digit(struck, candidate, size, 0.27)
+        cv2.line(struck, (x - half, y + half), (x + half, y - half), 255, line, cv2.LINE_AA)
+    canvas.paint(struck, STRUCK, 1.0)
+
+    frame = canvas.blank()
+    for member, _ in step.placements:
+        cv2.rectangle(frame, *_cell_box(member, size, line), 255, 2 * line)
+    canvas.paint(frame, color, 1.0)
+    out = canvas.bgra()
+    for member, digit in step.placements:
+        sprite, sprite_alpha = digit_sprite(digit, size, float(digit_height), color)
+        (x0, y0), _ = _cell_box(member, size)
+        region = out[y0 : y0 + size, x0 : x0 + size]
+        weight = sprite_alpha.astype(np.float32)[..., None] / 255.0
+        region[..., :3] = np.clip(sprite * weight + region[..., :3] * (1 - weight) + 0.5, 0, 255)
+        region[..., 3] = np.maximum(region[..., 3], sprite_alpha)
+    return out
+
+
+def draw_step(
+    image_bgr: np.ndarray,
+    corners: np.ndarray,
+    step: Step,
+    grid: CandidateGrid | None = None,
+    *,
+    color: tuple[int, int, int] = DEFAULT_COLOR,
+    digit_height: float = DEFAULT_DIGIT_HEIGHT,
+) -> np.ndarray:
+    """A copy of the photo with `step` drawn into the grid whose upright corners (TL, TR, BR, BL,
+    image pixels) are `corners`; `grid`, the state the step was found in, adds the candidates
+    left in the step's cells."""
+    quad = np.asarray(corners, np.float32)
+    if quad.size != 8:
+        raise ValueError("corners must be 4 points (x, y)")
+    cell = min(overlay_size(quad) // 9, _MAX_CELL)
+    bgra = render_step(step, cell, grid, color=color, digit_height=digit_height)
+    part, part_quad = _drawn_part(bgra, quad)
+    return _composite_bgra(image_bgr, part, part_quad)
+
+
+def _drawn_part(bgra: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The smallest square of the overlay that holds everything drawn, and its corners in the
+    photo: a step usually covers a unit or two, so warping and blending only that part saves
+    most of the cost on a large photo."""
+    side = bgra.shape[0]
+    x, y, w, h = cv2.boundingRect(bgra[..., 3])
+    size = max(w, h, 1)
+    x0, y0 = min(x, side - size), min(y, side - size)
+    e = side - 0.5
+    square = np.float32([[-0.5, -0.5], [e, -0.5], [e, e], [-0.5, e]])
+    homography = cv2.getPerspectiveTransform(square, quad.reshape(4, 2))
+    a, b = x0 - 0.5, y0 - 0.5
+    corners = np.float32([[a, b], [a + size, b], [a + size, b + size], [a, b + size]])
+    part_quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography).reshape(4, 2)
+    return np.ascontiguousarray(bgra[y0 : y0 + size, x0 : x0 + size]), part_quad
+
+
+def render_grid(grid: CandidateGrid, cell: int = 60) -> tuple[np.ndarray, np.ndarray]:
+    """A clean picture of a state: the placed digits in black, every empty cell's candidates
+    small in grey, on white with a margin; and the grid's corners in it (TL, TR, BR, BL)."""
+    margin = cell // 3
+    side = 9 * cell + 2 * margin
+    image = np.full((side, side, 3), 255, np.uint8)
+    ink = np.zeros((9 * cell, 9 * cell), np.uint8)
+    pencil = np.zeros_like(ink)
+    for member, value in enumerate(grid.values):
+        if value:
+            sprite, alpha = digit_sprite(value, cell, 0.62, (0, 0, 0))
+            (x0, y0), _ = _cell_box(member, cell)
+            ink[y0 : y0 + cell, x0 : x0 + cell] = np.maximum(
+                ink[y0 : y0 + cell, x0 : x0 + cell], alpha
+            )
+        else:
+            for d in range(9):
+                if grid.cands[member] >> d & 1:
+                    _small_digit(pencil, (member, d + 1), cell)
+    for k in range(10):
+        width = 3 if k % 3 == 0 else 1
+        at = k * cell - (width // 2 if k < 9 else width)
+        at = min(max(at, 0), 9 * cell - width)
+        ink[:, at : at + width] = 255
+        ink[at : at + width, :] = 255
+    inner = image[margin:-margin, margin:-margin]
+    for mask, shade in ((pencil, PENCIL), (ink, (0, 0, 0))):
+        weight = mask.astype(np.float32)[..., None] / 255.0
+        inner[:] = np.clip(np.float32(shade) * weight + inner * (1 - weight) + 0.5, 0, 255)
+    end = float(margin + 9 * cell)
+    corners = np.float32([[margin, margin], [end, margin], [end, end], [margin, end]])
+    return image, corners
+
+
+def add_caption(image_bgr: np.ndarray, text: str) -> np.ndarray:
+    """The picture with `text` written below it in black on white, wrapped to its width."""
+    width = image_bgr.shape[1]
+    scale = max(0.5, width / 1400)
+    thickness = max(1, round(scale * 1.6))
+    (_, line_h), base = cv2.getTextSize("Ag", _FACE, scale, thickness)
+    pad = round(line_h * 0.8)
+    lines: list[str] = []
+    for word in text.translate(_CAPTION_ASCII).encode("ascii", "replace").decode().split():
+        trial = f"{lines[-1]} {word}" if lines else word
+        if lines and cv2.getTextSize(trial, _FACE, scale, thickness)[0][0] <= width - 2 * pad:
+            lines[-1] = trial
+        else:
+            lines.append(word)
+    step_h = line_h + base + pad // 2
+    band = np.full((pad * 2 + step_h * len(lines), width, 3), 255, np.uint8)
+    for k, words in enumerate(lines):
+        y = pad + line_h + k * step_h
+        cv2.putText(band, words, (pad, y), _FACE, scale, (20, 20, 20), thickness, cv2.LINE_AA)
+    return np.vstack([image_bgr, band])

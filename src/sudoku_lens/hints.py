@@ -1,0 +1,154 @@
+"""Hints: the next logical step in a puzzle, for text or drawn into a photo.
+
+`find_hints` works on a state (puzzle text, pencil marks, or a grid), `hint_photo` on a photo:
+it reads the printed digits, repairs misreads as `solve_photo` does, continues from the person's
+own entries that are right (handwritten digits, or hints already taken) and from the candidates
+already crossed out, finds the easiest step and draws it into the photo.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from sudoku_lens.logic.progress import checked_solution, with_eliminations
+from sudoku_lens.logic.solver import all_steps, next_step
+from sudoku_lens.logic.state import CandidateGrid
+from sudoku_lens.logic.step import Step
+from sudoku_lens.logic.units import cell_name
+from sudoku_lens.read.reader import Reading
+
+
+def find_hints(
+    grid: CandidateGrid, *, technique: str | None = None, every: bool = False
+) -> list[Step]:
+    """The easiest step in `grid` (a list of one, or empty when no technique applies), or with
+    `every` all the steps found, easiest technique first; `technique` looks for that one only.
+    The state is checked first (see `checked_solution`): a puzzle without exactly one solution
+    raises UnsolvablePuzzleError, an unknown technique UnknownTechniqueError."""
+    if technique is not None:
+        from sudoku_lens.logic.catalog import technique as known
+
+        known(technique)
+    checked_solution(grid)
+    if every:
+        return list(all_steps(grid, technique))
+    step = next_step(grid, technique)
+    return [] if step is None else [step]
+
+
+@dataclass(frozen=True)
+class PhotoHint:
+    """A photo's next step: what was read, the state searched, the steps and the drawing."""
+
+    reading: Reading
+    state: CandidateGrid
+    """The state the steps were found in: the givens, the right entries, the eliminations."""
+    steps: list[Step]
+    """The easiest step (or every step, when asked for), empty when no technique applies."""
+    image: np.ndarray
+    """The photo with the first step drawn into the grid (a copy of the photo without one)."""
+    corrected_cells: list[tuple[int, int]] = field(default_factory=list)
+    """(row, col) 0-based: printed digits the reading repaired, as `solve_photo` reports them."""
+    wrong_entries: list[int] = field(default_factory=list)
+    """Cells (0-80) whose entry is not the solution's digit: left out of the state."""
+    timings: dict[str, float] = field(default_factory=dict)
+    """Seconds: "read", "repair", "hint", "draw", "total"."""
+
+    @property
+    def step(self) -> Step | None:
+        """The first step found, or None."""
+        return self.steps[0] if self.steps else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The reading's grid and corners, the state, the wrong entries and the steps."""
+        return {
+            "grid": self.state.line(),
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.reading.corners],
+            "rotation": int(self.reading.rotation),
+            "corrected_cells": [[int(r), int(c)] for r, c in self.corrected_cells],
+            "wrong_entries": [cell_name(c) for c in self.wrong_entries],
+            "steps": [step.to_json() for step in self.steps],
+            "seconds": round(self.timings.get("total", 0.0), 4),
+        }
+
+
+def hint_photo(
+    source: str | os.PathLike[str] | bytes | np.ndarray,
+    *,
+    grid: Any = None,
+    entries: Any = None,
+    eliminations: Iterable[str] = (),
+    technique: str | None = None,
+    every: bool = False,
+) -> PhotoHint:
+    """Read the photo `source` (path, encoded bytes or BGR array), find the next step and draw it.
+
+    The printed digits are the givens (repaired when they break the rules or leave several
+    solutions); `grid` (anything `as_grid` accepts) replaces them, e.g. after the user corrected
+    the reading. `entries` (81 digits, 0 where none) are digits the person placed (handwritten,
+    or earlier hints): the right ones are placed, the wrong ones reported in `wrong_entries`.
+    `eliminations` are candidates already crossed out (`"r1c2<>5"`). Raises ImageError,
+    GridNotFoundError, UnsolvablePuzzleError, UnknownTechniqueError or PuzzleFormatError.
+    """
+    from sudoku_lens.draw.hint import draw_step
+    from sudoku_lens.logic.progress import UnsolvablePuzzleError
+    from sudoku_lens.pipeline import printed_digit_height
+    from sudoku_lens.puzzle import as_grid
+    from sudoku_lens.read.reader import read_photo
+    from sudoku_lens.repair import repair
+    from sudoku_lens.solve import Status
+
+    start = time.perf_counter()
+    reading = read_photo(source)
+    timings = {"read": time.perf_counter() - start}
+
+    stage = time.perf_counter()
+    corrected: list[tuple[int, int]] = []
+    if grid is None:
+        fixed = repair(reading.probabilities, reading.givens)
+        if fixed.status is not Status.SOLVED:
+            raise UnsolvablePuzzleError(
+                f"the puzzle read from the photo has {fixed.status.value}: correct the grid "
+                "read (sudoku-lens solve PHOTO --debug DIR shows each reading stage)"
+            )
+        givens, corrected = fixed.grid, fixed.changed_cells
+    else:
+        givens = as_grid(grid)
+    state = CandidateGrid.from_puzzle(givens)
+    solution = checked_solution(state)
+    wrong: list[int] = []
+    if entries is not None:
+        for cell, digit in enumerate(as_grid(entries).reshape(-1).tolist()):
+            if not digit or state.values[cell]:
+                continue
+            if ord(solution[cell]) - 48 == digit:
+                state.place(cell, digit)
+            else:
+                wrong.append(cell)
+    state = with_eliminations(state, eliminations)
+    timings["repair"] = time.perf_counter() - stage
+
+    stage = time.perf_counter()
+    steps = find_hints(state, technique=technique, every=every)
+    timings["hint"] = time.perf_counter() - stage
+
+    stage = time.perf_counter()
+    if steps:
+        image = draw_step(
+            reading.image,
+            reading.corners,
+            steps[0],
+            state,
+            digit_height=printed_digit_height(reading),
+        )
+    else:
+        image = reading.image.copy()
+    timings["draw"] = time.perf_counter() - stage
+    timings["total"] = time.perf_counter() - start
+    return PhotoHint(reading, state, steps, image, corrected, wrong, timings)

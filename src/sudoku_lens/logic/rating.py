@@ -1,0 +1,178 @@
+"""How hard a puzzle is, on the Sudoku Explainer scale, with a word for people.
+
+A puzzle's rating is the hardest step on the path that always takes the easiest step available
+(`explain`): the technique a solver cannot do without. Each step is rated by its technique (chains
+by their length too; a pattern that leaves a single at once by SE's "direct" rating), plus the
+calibrated adjustment of `RATING_ADJUSTMENTS`, fitted against
+Sudoku Explainer's own ratings (see `sudoku_lens.logic.calibration` and `benchmarks/logic.py`).
+
+A puzzle the techniques cannot finish gets no number: `Rating.rating` is None and the text says
+where the techniques stopped, rather than a rating that would look real.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sudoku_lens.logic.progress import checked_solution
+from sudoku_lens.logic.solver import explain
+from sudoku_lens.logic.state import CandidateGrid, parse_state
+from sudoku_lens.logic.step import Step
+from sudoku_lens.logic.units import CELL_UNITS, UNIT_SETS
+
+LEVELS: tuple[tuple[str, float], ...] = (
+    ("easy", 2.5),
+    ("medium", 4.0),
+    ("hard", 6.0),
+    ("expert", 7.5),
+    ("extreme", math.inf),
+)
+"""Each level word with the rating it stays below, chosen along the families of techniques on
+the Sudoku Explainer scale:
+
+- easy, below 2.5: singles only (full house 1.0, hidden singles 1.2-1.5, naked single 2.3), what
+  a newspaper's easy puzzle needs;
+- medium, below 4.0: pointing and claiming (2.6-2.8), naked and hidden pairs, naked triples,
+  x-wing and swordfish (3.0-3.8): crossing out candidates in one or two units;
+- hard, below 6.0: hidden triples, wings, unique rectangles, quads, jellyfish, BUG+1 (4.0-5.9):
+  patterns of several cells that must be spotted whole;
+- expert, below 7.5: single-digit chains and loops, XY-chains, AIC, ALS (6.0-7.4): following a
+  chain of implications;
+- extreme, 7.5 and over: Nishio, cell and unit forcing chains, dynamic and nested forcing chains.
+"""
+
+DIRECT_RATINGS: dict[str, float] = {
+    "pointing": 1.7,
+    "claiming": 1.9,
+    "hidden-pair": 2.0,
+    "naked-pair": 2.3,
+    "locked-pair": 2.3,
+    "hidden-triple": 2.5,
+}
+"""Sudoku Explainer's "direct" ratings: a pointing, claiming, pair or hidden triple whose
+eliminations leave a single at once (a digit with one place left in a unit of an eliminated
+candidate, or a cell with one candidate left) is how a newspaper's easy puzzle is solved, and
+SE rates it as such (Direct Pointing 1.7 ... Direct Hidden Triplet 2.5), well below the same
+pattern used only to thin out candidates (2.6-4.0)."""
+
+RATING_ADJUSTMENTS: dict[str, float] = {}
+"""Per-technique corrections added to each step's own rating, fitted on the training half of
+the Sudoku Explainer-rated puzzles (`python benchmarks/logic.py --calibrate` prints a new table;
+techniques not listed keep their nominal Sudoku Explainer rating)."""
+
+
+def level_of(rating: float) -> str:
+    """The level word of a rating on the Sudoku Explainer scale (see `LEVELS`)."""
+    for word, below in LEVELS:
+        if rating < below:
+            return word
+    return LEVELS[-1][0]
+
+
+def leaves_a_single(grid: CandidateGrid, step: Step) -> bool:
+    """True when the eliminations of `step`, made in `grid`, leave a hidden single in a unit of
+    an eliminated candidate or a naked single in an eliminated cell."""
+    after = grid.copy()
+    after.apply(step)
+    for cell, digit in step.eliminations:
+        mask = after.cands[cell]
+        if mask and not mask & (mask - 1):
+            return True
+        places = after.digit_cells[digit]
+        for unit in CELL_UNITS[cell]:
+            in_unit = places & UNIT_SETS[unit]
+            if in_unit and not in_unit & (in_unit - 1):
+                return True
+    return False
+
+
+def path_ratings(grid: CandidateGrid, steps: list[Step]) -> list[tuple[str, float]]:
+    """(technique, rating) of each step of a path from `grid`, with the direct ratings (see
+    `DIRECT_RATINGS`) where a step leaves a single, without the calibrated adjustments."""
+    state = grid.copy()
+    rated = []
+    for step in steps:
+        value = step.rating
+        direct = DIRECT_RATINGS.get(step.technique)
+        if direct is not None and direct < value and leaves_a_single(state, step):
+            value = direct
+        rated.append((step.technique, value))
+        state.apply(step)
+    return rated
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A puzzle's difficulty: the hardest step of the easiest path, and how long the path is."""
+
+    puzzle: str
+    """The placed digits rated from, as an 81-character line (0 for empty)."""
+    rating: float | None
+    """The hardest step's rating on the Sudoku Explainer scale; None when the techniques could
+    not finish the puzzle."""
+    level: str | None
+    """easy, medium, hard, expert or extreme (see `LEVELS`); None when not finished."""
+    hardest: str | None
+    """The technique of the hardest step (so far, when not finished); None without steps."""
+    steps: int
+    """Steps taken (to the end, or until no technique applied)."""
+    seconds: float
+    """Time spent checking the puzzle and explaining it."""
+
+    @property
+    def solved(self) -> bool:
+        """True when the techniques took the puzzle to its solution."""
+        return self.rating is not None
+
+    def to_json(self) -> dict[str, Any]:
+        """`{"puzzle", "rating", "level", "hardest", "steps", "seconds", "solved"}`; rating and
+        level are null for a puzzle the techniques could not finish."""
+        return {
+            "puzzle": self.puzzle,
+            "rating": self.rating,
+            "level": self.level,
+            "hardest": self.hardest,
+            "steps": self.steps,
+            "seconds": round(self.seconds, 6),
+            "solved": self.solved,
+        }
+
+    def text(self) -> str:
+        """One line for people: `7.1 expert aic (54 steps)`, or why there is no rating."""
+        if self.rating is None:
+            hardest = f"; hardest so far: {self.hardest}" if self.hardest else ""
+            return f"unrated: no technique applies after {self.steps} steps{hardest}"
+        return f"{self.rating:.1f} {self.level} {self.hardest or 'none'} ({self.steps} steps)"
+
+
+def as_state(puzzle: Any) -> CandidateGrid:
+    """A CandidateGrid from a grid (copied), puzzle text or a pencil-mark grid, or an array or
+    list of 81 digits. Raises PuzzleFormatError for anything else."""
+    if isinstance(puzzle, CandidateGrid):
+        return puzzle.copy()
+    if isinstance(puzzle, str):
+        return parse_state(puzzle)
+    return CandidateGrid.from_puzzle(puzzle)
+
+
+def rate(puzzle: Any) -> Rating:
+    """Rate a puzzle (text, pencil-mark grid, array or CandidateGrid) by solving it as a person
+    would. Raises PuzzleFormatError for text that is not a puzzle and UnsolvablePuzzleError for
+    a puzzle without exactly one solution (or pencil marks that lost a right digit)."""
+    start = time.perf_counter()
+    grid = as_state(puzzle)
+    checked_solution(grid)
+    path = explain(grid)
+    name: str | None = None
+    top = 0.0
+    for technique, nominal in path_ratings(grid, path.steps):
+        value = round(nominal + RATING_ADJUSTMENTS.get(technique, 0.0), 1)
+        if name is None or value > top:
+            top, name = value, technique
+    seconds = time.perf_counter() - start
+    if not path.solved:
+        return Rating(grid.line(), None, None, name, len(path.steps), seconds)
+    return Rating(grid.line(), top, level_of(top), name, len(path.steps), seconds)

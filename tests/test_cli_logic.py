@@ -1,0 +1,197 @@
+"""`sudoku-lens hint`, `explain` and `rate`: the right step, the right JSON, the exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from sudoku_lens.cli import main
+from sudoku_lens.logic import CandidateGrid, technique
+from sudoku_lens.logic import solver as logic_solver
+
+EXAMPLE = Path(__file__).parents[1] / "src" / "sudoku_lens" / "examples" / "example.jpg"
+EASY = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+DIABOLICAL = "095008006030002000480000000073900050000304000060001790000000075000400020900200830"
+SEVERAL = "0" * 9 + EASY[9:]
+STEP_KEYS = {"technique", "placements", "eliminations", "cells", "explanation"}
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def singles_only(monkeypatch):
+    singles = tuple(technique(name) for name in ("full-house", "hidden-single", "naked-single"))
+    monkeypatch.setattr(logic_solver, "techniques", lambda: singles)
+
+
+def test_hint_says_the_easiest_step(capsys) -> None:
+    code, out, err = run(["hint", EASY], capsys)
+    assert code == 0 and err == ""
+    assert out == "hidden-single: r1c6 is the only place for an 8 in box 2.\n"
+
+
+def test_hint_json_is_the_step(capsys) -> None:
+    code, out, _ = run(["hint", EASY.replace("0", "."), "--json"], capsys)
+    step = json.loads(out)
+    assert code == 0 and set(step) >= STEP_KEYS
+    assert step["technique"] == "hidden-single"
+    assert step["placements"] == ["r1c6=8"] and step["eliminations"] == []
+    assert step["cells"] == ["r1c6"] and step["units"] == ["box 2"]
+    assert step["explanation"] == "r1c6 is the only place for an 8 in box 2."
+
+
+def test_hint_all_and_technique(capsys) -> None:
+    code, out, _ = run(["hint", EASY, "--all", "--json"], capsys)
+    steps = json.loads(out)
+    assert code == 0 and len(steps) > 10 and all(set(s) >= STEP_KEYS for s in steps)
+    for step in steps:  # every listed placement is right
+        for placement in step["placements"]:
+            cell, digit = placement.split("=")
+            row, col = int(cell[1]) - 1, int(cell[3]) - 1
+            assert SOLUTION[row * 9 + col] == digit
+    code, out, _ = run(["hint", EASY, "--technique", "naked-single", "--json"], capsys)
+    assert code == 0 and json.loads(out)["technique"] == "naked-single"
+    code, out, _ = run(["hint", EASY, "--technique", "naked-single", "--all"], capsys)
+    assert code == 0 and out.splitlines() and all(
+        line.startswith("naked-single: ") for line in out.splitlines()
+    )
+
+
+def test_nothing_found_is_an_answer(capsys) -> None:
+    assert run(["hint", SOLUTION, "--json"], capsys)[:2] == (0, '{"technique": null}\n')
+    assert run(["hint", SOLUTION, "--json", "--all"], capsys)[:2] == (0, "[]\n")
+    code, out, _ = run(["hint", SOLUTION], capsys)
+    assert code == 0 and out.startswith("no step found")
+
+
+def test_hint_on_pencil_marks_from_a_file_and_stdin(capsys, tmp_path, monkeypatch) -> None:
+    grid = CandidateGrid.from_puzzle(EASY)
+    grid.eliminate(2, 1)  # r1c3 keeps 2 and 4: a state the digits alone do not give
+    path = tmp_path / "state.txt"
+    path.write_text("# a state\n" + grid.pencilmarks() + "\n")
+    code, out, _ = run(["hint", str(path), "--all", "--json"], capsys)
+    assert code == 0
+    assert not any("r1c3=1" in s["placements"] for s in json.loads(out))
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(EASY + "\n"))
+    assert run(["hint", "-"], capsys)[1].startswith("hidden-single: r1c6")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["hint", EASY, "--technique", "no-such-thing"], "unknown technique 'no-such-thing'"),
+        (["hint", "11" + "0" * 79], "1 appears twice in row 1"),
+        (["hint", SEVERAL], "several solutions"),
+        (["hint", "12 3 4 5 6 7 8 9 1\n" * 8], "pencil-mark"),
+        (["explain", SEVERAL], "several solutions"),
+        (["rate", "11" + "0" * 79], "twice"),
+        (["hint", "no-such-file.txt"], "no such file"),
+    ],
+)
+def test_errors_are_one_line_and_exit_2(capsys, argv: list[str], message: str) -> None:
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and message in err and err.startswith("sudoku-lens: error:")
+
+
+def test_pencil_marks_that_lost_the_right_digit_are_refused(capsys, tmp_path) -> None:
+    grid = CandidateGrid.from_puzzle(EASY)
+    grid.eliminate(2, int(SOLUTION[2]))
+    path = tmp_path / "bad.txt"
+    path.write_text(grid.pencilmarks())
+    code, _, err = run(["hint", str(path)], capsys)
+    assert code == 2 and "r1c3" in err and err.count("\n") == 1
+
+
+def test_hint_draws_the_step_on_the_grid(capsys, tmp_path) -> None:
+    out_png = tmp_path / "hint.png"
+    code, out, err = run(["hint", EASY, "-o", str(out_png)], capsys)
+    assert code == 0 and out.startswith("hidden-single") and str(out_png) in err
+    image = cv2.imread(str(out_png))
+    assert image is not None and image.shape[0] > image.shape[1]  # the caption is under it
+    assert (np.abs(image.astype(int) - [205, 80, 10]).sum(axis=2) < 60).any()  # the blue 8
+
+
+def test_hint_on_a_photo_draws_into_it(capsys, tmp_path) -> None:
+    out_png = tmp_path / "photo-hint.png"
+    code, out, _ = run(["hint", str(EXAMPLE), "-o", str(out_png), "--json"], capsys)
+    step = json.loads(out)
+    assert code == 0 and step["technique"] == "hidden-single"
+    assert step["placements"] == ["r2c1=1"]
+    drawn, photo = cv2.imread(str(out_png)), cv2.imread(str(EXAMPLE))
+    assert drawn.shape[1] == photo.shape[1] and drawn.shape[0] > photo.shape[0]
+    assert (drawn[: photo.shape[0]] != photo).any()
+
+
+def test_hint_on_an_image_without_a_grid_exits_2(capsys, tmp_path) -> None:
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((300, 400, 3), 255, np.uint8))
+    code, _, err = run(["hint", str(blank)], capsys)
+    assert code == 2 and err.count("\n") == 1
+
+
+def test_explain_walks_to_the_solution(capsys) -> None:
+    code, out, _ = run(["explain", EASY], capsys)
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == EASY.count("0") + 1
+    assert lines[0] == " 1. hidden-single: r1c6 is the only place for an 8 in box 2."
+    assert lines[-1] == f"solved in {EASY.count('0')} steps; rating 1.2 easy hidden-single " + (
+        f"({EASY.count('0')} steps)"
+    )
+    code, out, _ = run(["explain", EASY, "--json"], capsys)
+    path = json.loads(out)
+    assert code == 0 and path["solved"] and path["end"] == SOLUTION
+    assert len(path["steps"]) == EASY.count("0") and path["rating"]["level"] == "easy"
+
+
+def test_explain_says_where_it_is_stuck(capsys, singles_only) -> None:
+    code, out, _ = run(["explain", DIABOLICAL], capsys)
+    assert code == 1 and "stuck after" in out and "|" in out.splitlines()[-1]
+    code, out, _ = run(["explain", DIABOLICAL, "--json"], capsys)
+    assert code == 1 and json.loads(out)["solved"] is False
+
+
+def test_rate_a_batch_in_order(capsys, tmp_path, singles_only) -> None:
+    path = tmp_path / "puzzles.txt"
+    path.write_text("\n".join([EASY, "11" + "0" * 79, DIABOLICAL, SEVERAL, "123"]) + "\n")
+    code, out, err = run(["rate", str(path)], capsys)
+    rows = out.splitlines()
+    assert code == 1 and len(rows) == 5
+    assert rows[0] == f"{EASY}  1.2 easy hidden-single ({EASY.count('0')} steps)"
+    assert "error:" in rows[1] and "twice" in rows[1]
+    assert rows[2].startswith(f"{DIABOLICAL}  unrated: no technique applies after")
+    assert "several solutions" in rows[3] and "error:" in rows[4]
+    assert err.startswith("5 puzzles: 1 rated, 1 not finished")
+    code, out, _ = run(["rate", str(path), "--json"], capsys)
+    records = [json.loads(line) for line in out.splitlines()]
+    assert records[0]["rating"] == 1.2 and records[0]["level"] == "easy"
+    assert {"puzzle", "rating", "level", "hardest", "steps", "seconds"} <= set(records[0])
+    assert records[2]["rating"] is None and records[2]["solved"] is False
+    assert "error" in records[1] and "error" in records[3]
+
+
+def test_rate_with_jobs_keeps_the_order_and_writes_a_file(capsys, tmp_path) -> None:
+    grid = CandidateGrid.from_puzzle(EASY)
+    puzzles = []
+    for k in range(40):  # the easy puzzle with its digits relabelled: the same rating each
+        perm = "0" + "".join(str((int(d) + k) % 9 + 1) for d in range(9))
+        puzzles.append("".join(perm[int(ch)] for ch in EASY))
+    path, out_path = tmp_path / "many.txt", tmp_path / "ratings.txt"
+    path.write_text("\n".join(puzzles))
+    code, out, _ = run(["rate", str(path), "--jobs", "2", "-o", str(out_path)], capsys)
+    rows = out_path.read_text().splitlines()
+    assert code == 0 and out == "" and len(rows) == 40
+    assert [row.split()[0] for row in rows] == puzzles
+    assert all(row.endswith("1.2 easy hidden-single (51 steps)") for row in rows)
+    assert grid.line() == EASY

@@ -1,0 +1,190 @@
+"""Ratings: the number on the Sudoku Explainer scale, the level word, refusals, calibration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sudoku_lens.errors import PuzzleFormatError
+from sudoku_lens.logic import (
+    CandidateGrid,
+    Step,
+    UnknownTechniqueError,
+    UnsolvablePuzzleError,
+    level_of,
+    rate,
+    technique,
+)
+from sudoku_lens.logic import solver as logic_solver
+from sudoku_lens.logic.calibration import (
+    average_ranks,
+    fit_adjustments,
+    held_out,
+    rating_with,
+    read_rated,
+    spearman,
+)
+from sudoku_lens.logic.rating import path_ratings
+from sudoku_lens.logic.units import UNIT_SETS, cells_of
+
+PUZZLES = Path(__file__).parents[1].parent / "shared" / "data" / "puzzles"
+EASY = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+DIABOLICAL = "095008006030002000480000000073900050000304000060001790000000075000400020900200830"
+
+
+@pytest.fixture
+def singles_only(monkeypatch):
+    """The catalog cut down to the singles, so a hard puzzle cannot be finished."""
+    singles = tuple(technique(name) for name in ("full-house", "hidden-single", "naked-single"))
+    monkeypatch.setattr(logic_solver, "techniques", lambda: singles)
+
+
+def test_an_easy_puzzle_is_rated_by_its_hardest_single() -> None:
+    rating = rate(EASY)
+    assert rating.solved and rating.rating == 1.2 and rating.level == "easy"
+    assert rating.hardest == "hidden-single"
+    assert rating.steps == EASY.count("0") and rating.seconds > 0
+    record = rating.to_json()
+    assert {"puzzle", "rating", "level", "hardest", "steps", "seconds"} <= set(record)
+    assert record["puzzle"] == EASY and record["rating"] == 1.2
+
+
+def test_a_rating_takes_grids_pencil_marks_and_arrays() -> None:
+    grid = CandidateGrid.from_puzzle(EASY)
+    assert rate(grid).rating == rate(grid.pencilmarks()).rating == 1.2
+    assert rate([int(ch) for ch in EASY]).steps == EASY.count("0")
+    assert grid.line() == EASY  # rating a grid leaves it as it was
+
+
+def test_a_full_grid_is_easy_with_no_steps() -> None:
+    rating = rate(SOLUTION)
+    assert (rating.rating, rating.level, rating.hardest, rating.steps) == (0.0, "easy", None, 0)
+
+
+def test_a_puzzle_the_techniques_cannot_finish_gets_no_number(singles_only) -> None:
+    rating = rate(DIABOLICAL)
+    assert not rating.solved and rating.rating is None and rating.level is None
+    assert 0 < rating.steps < DIABOLICAL.count("0")
+    assert rating.text().startswith(f"unrated: no technique applies after {rating.steps} steps")
+    assert rating.to_json()["rating"] is None and rating.to_json()["solved"] is False
+
+
+@pytest.mark.parametrize(
+    ("value", "word"),
+    [
+        (1.0, "easy"),
+        (2.3, "easy"),
+        (2.5, "medium"),
+        (3.8, "medium"),
+        (4.0, "hard"),
+        (5.6, "hard"),
+        (6.0, "expert"),
+        (7.4, "expert"),
+        (7.5, "extreme"),
+        (11.0, "extreme"),
+    ],
+)
+def test_level_words(value: float, word: str) -> None:
+    assert level_of(value) == word
+
+
+def test_puzzles_without_one_solution_and_broken_pencil_marks_are_refused() -> None:
+    with pytest.raises(UnsolvablePuzzleError, match="several solutions"):
+        rate("0" * 81)
+    with pytest.raises(UnsolvablePuzzleError, match="no solution"):
+        rate("12345678" + "0" * 17 + "9" + "0" * 55)
+    with pytest.raises(PuzzleFormatError, match="twice"):
+        rate("11" + "0" * 79)
+    grid = CandidateGrid.from_puzzle(EASY)
+    grid.eliminate(2, int(SOLUTION[2]))
+    with pytest.raises(UnsolvablePuzzleError, match="r1c3"):
+        rate(grid)
+
+
+def _two_place_digit(grid: CandidateGrid) -> tuple[int, int, int]:
+    """A (unit, digit, cell): a digit with two places left in a unit, and one of them."""
+    for unit, cells in enumerate(UNIT_SETS):
+        for digit in range(1, 10):
+            places = list(cells_of(grid.digit_cells[digit] & cells))
+            if len(places) == 2 and grid.candidate_count(places[0]) > 2:
+                return unit, digit, places[0]
+    raise AssertionError("no digit with two places")
+
+
+def test_a_pattern_that_leaves_a_single_gets_the_direct_rating() -> None:
+    grid = CandidateGrid.from_puzzle(EASY)
+    _, digit, cell = _two_place_digit(grid)
+    direct = Step("pointing", 2.6, "test", eliminations=((cell, digit),))
+    assert path_ratings(grid, [direct]) == [("pointing", 1.7)]
+    assert path_ratings(grid, [Step("x-wing", 3.2, "test", eliminations=((cell, digit),))]) == [
+        ("x-wing", 3.2)
+    ]
+    lone = next(
+        (c, d)
+        for c in range(81)
+        for d in range(1, 10)
+        if grid.cands[c] >> (d - 1) & 1
+        and grid.candidate_count(c) > 2
+        and all(
+            len(list(cells_of(grid.digit_cells[d] & UNIT_SETS[u]))) > 2
+            for u in range(27)
+            if UNIT_SETS[u] >> c & 1
+        )
+    )
+    assert path_ratings(grid, [Step("pointing", 2.6, "test", eliminations=(lone,))]) == [
+        ("pointing", 2.6)
+    ]
+
+
+def test_spearman_with_ties_matches_the_hand_computed_value() -> None:
+    assert average_ranks([10, 20, 20, 30]) == [1, 2.5, 2.5, 4]
+    assert spearman([1, 2, 2, 3], [1, 3, 2, 4]) == pytest.approx(4.5 / 22.5**0.5)
+
+
+@given(st.lists(st.integers(-1000, 1000), min_size=2, max_size=30, unique=True))
+def test_spearman_sees_only_the_order(values: list[int]) -> None:
+    assert spearman(values, values) == pytest.approx(1.0)
+    assert spearman(values, [-v for v in values]) == pytest.approx(-1.0)
+    assert spearman(values, [v**3 + 7 for v in values]) == pytest.approx(1.0)
+
+
+def test_fitting_puts_the_techniques_in_the_reference_order() -> None:
+    profiles = [[("a", 2.0)], [("b", 3.0)], [("a", 3.5)], [("a", 1.0), ("c", 2.5)]]
+    targets = [1.0, 3.0, 2.0, 1.5]
+    assert spearman([rating_with(p, {}) for p in profiles], targets) < 1
+    adjustments = fit_adjustments(profiles, targets)
+    assert adjustments and "c" not in adjustments  # c is already in its place
+    assert spearman([rating_with(p, adjustments) for p in profiles], targets) == pytest.approx(1)
+
+
+def test_the_held_out_half_is_fixed_by_the_id() -> None:
+    ids = [f"{n:012x}" for n in range(1000)]
+    chosen = [held_out(i) for i in ids]
+    assert chosen == [held_out(i) for i in ids]
+    assert 400 < sum(chosen) < 600
+
+
+def test_reading_the_rated_file() -> None:
+    path = PUZZLES / "se-rated-diabolical-2000.txt"
+    if not path.exists():
+        pytest.skip(f"{path} not found: this test needs ../shared/data/puzzles")
+    rated = read_rated(path)
+    assert len(rated) == 2000 and all(len(r.puzzle) == 81 for r in rated)
+    assert all(5.0 <= r.se_rating <= 12 for r in rated)
+
+
+def test_easy50_is_all_easy() -> None:
+    path = PUZZLES / "easy50.txt"
+    if not path.exists():
+        pytest.skip(f"{path} not found: this test needs ../shared/data/puzzles")
+    ratings = [rate(line) for line in path.read_text().split()]
+    assert all(r.level == "easy" for r in ratings if r.solved)
+    try:
+        technique("pointing")
+    except UnknownTechniqueError:
+        pytest.skip("the intersection techniques are not in the catalog: some stay unrated")
+    assert all(r.level == "easy" for r in ratings)

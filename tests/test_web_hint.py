@@ -1,0 +1,134 @@
+"""`POST /api/hint` and `POST /api/rate`: the right step, the picture, the next state, 4xx JSON."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+pytest.importorskip("fastapi", reason="the web tests need the web extra: pip install '.[web]'")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from sudoku_lens.web import create_app  # noqa: E402
+
+EXAMPLE = Path(__file__).parents[1] / "src" / "sudoku_lens" / "examples" / "example.jpg"
+EASY = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(warm_up=False)) as test_client:
+        yield test_client
+
+
+def picture(data_url: str) -> np.ndarray:
+    head, _, payload = data_url.partition(",")
+    assert head in ("data:image/png;base64", "data:image/jpeg;base64")
+    image = cv2.imdecode(np.frombuffer(base64.b64decode(payload), np.uint8), cv2.IMREAD_COLOR)
+    assert image is not None
+    return image
+
+
+def test_hint_for_a_puzzle(client) -> None:
+    response = client.post("/api/hint", json={"puzzle": EASY})
+    body = response.json()
+    assert response.status_code == 200
+    assert body["technique"] == "hidden-single" and body["placements"] == ["r1c6=8"]
+    assert body["explanation"] == "r1c6 is the only place for an 8 in box 2."
+    assert body["grid"] == EASY
+    assert body["after"]["puzzle"] == EASY[:5] + "8" + EASY[6:]
+    assert picture(body["image"]).shape[0] > 300
+
+
+def test_following_hints_reaches_the_solution(client) -> None:
+    state = {"puzzle": EASY, "eliminations": []}
+    for _ in range(EASY.count("0")):
+        body = client.post("/api/hint", json=state).json()
+        assert body["technique"] is not None
+        state = body["after"]
+    assert state["puzzle"] == SOLUTION
+    assert client.post("/api/hint", json=state).json()["technique"] is None
+
+
+def test_eliminations_and_technique_are_honoured(client) -> None:
+    body = client.post(
+        "/api/hint", json={"puzzle": EASY, "technique": "naked-single", "eliminations": []}
+    ).json()
+    assert body["technique"] == "naked-single"
+    cell = body["placements"][0].split("=")[0]
+    digit = body["placements"][0].split("=")[1]
+    others = [d for d in "123456789" if d != digit]
+    # with a right candidate crossed out the state is refused, with a wrong one it is used
+    wrong = client.post("/api/hint", json={"puzzle": EASY, "eliminations": [f"{cell}<>{digit}"]})
+    assert wrong.status_code == 422 and cell in wrong.json()["error"]
+    fine = client.post("/api/hint", json={"puzzle": EASY, "eliminations": [f"r1c3<>{others[0]}"]})
+    assert fine.status_code == 200
+
+
+def test_hint_for_a_photo_draws_into_it(client) -> None:
+    with EXAMPLE.open("rb") as handle:
+        response = client.post("/api/hint", files={"file": ("example.jpg", handle, "image/jpeg")})
+    body = response.json()
+    assert response.status_code == 200
+    assert body["technique"] == "hidden-single" and body["placements"] == ["r2c1=1"]
+    assert len(body["corners"]) == 4 and body["wrong_entries"] == []
+    photo = cv2.imread(str(EXAMPLE))
+    drawn = picture(body["image"])
+    assert drawn.shape == photo.shape
+    # the next hint continues from the first one, and a wrong entry is reported, not used
+    entries = list(body["after"]["puzzle"])
+    empty = next(i for i, d in enumerate(entries) if d == "0")
+    entries[empty] = "9" if body["grid"][empty] != "9" else "8"
+    with EXAMPLE.open("rb") as handle:
+        again = client.post(
+            "/api/hint",
+            files={"file": ("example.jpg", handle, "image/jpeg")},
+            data={"entries": "".join(entries)},
+        ).json()
+    assert again["grid"][9] == "1" and again["placements"] != ["r2c1=1"]
+    assert len(again["wrong_entries"]) <= 1
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"puzzle": "11" + "0" * 79}, "twice"),
+        ({"puzzle": "0" * 81}, "several solutions"),
+        ({"puzzle": EASY, "technique": "no-such-thing"}, "unknown technique"),
+        ({"puzzle": EASY, "eliminations": ["r0c1<>5"]}, "not an elimination"),
+        ({"puzzle": EASY, "eliminations": "r1c1<>5"}, "eliminations"),
+        ({"puzzle": 5}, "puzzle"),
+        ([1, 2], "puzzle"),
+    ],
+)
+def test_hint_errors_are_4xx_json(client, body, message: str) -> None:
+    response = client.post("/api/hint", json=body)
+    assert response.status_code == 422 and message in response.json()["error"]
+
+
+def test_hint_refuses_what_is_not_a_photo_or_json(client) -> None:
+    response = client.post("/api/hint", content=b"hello", headers={"content-type": "text/plain"})
+    assert response.status_code == 422 and "error" in response.json()
+    response = client.post("/api/hint", files={"file": ("a.txt", b"not an image", "text/plain")})
+    assert response.status_code == 415
+    response = client.post("/api/hint", data={"grid": EASY}, files={"other": ("x", b"x")})
+    assert response.status_code == 422 and "file" in response.json()["error"]
+    blank = cv2.imencode(".png", np.full((200, 300, 3), 255, np.uint8))[1].tobytes()
+    response = client.post("/api/hint", files={"file": ("blank.png", blank, "image/png")})
+    assert response.status_code == 422 and "grid" in response.json()["error"]
+
+
+def test_rate(client) -> None:
+    response = client.post("/api/rate", json={"puzzle": EASY})
+    body = response.json()
+    assert response.status_code == 200
+    assert body["rating"] == 1.2 and body["level"] == "easy" and body["solved"] is True
+    assert body["hardest"] == "hidden-single" and body["steps"] == EASY.count("0")
+    for bad in ({"puzzle": "11" + "0" * 79}, {"puzzle": "0" * 81}, {"nothing": 1}):
+        response = client.post("/api/rate", json=bad)
+        assert response.status_code == 422 and response.json()["error"]
