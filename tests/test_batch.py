@@ -113,6 +113,18 @@ def test_a_puzzle_file_gives_one_record_per_entry_with_its_verdict(tmp_path: Pat
     assert all(r.source == str(tmp_path / "bank.txt") and r.rating is None for r in records)
 
 
+def test_rating_on_rates_the_solved_puzzles_only(tmp_path: Path) -> None:
+    from sudoku_lens.batch.work import work_rated
+    from sudoku_lens.logic import rate
+
+    records = list(run([puzzle_file(tmp_path / "bank.txt")], jobs=1, worker=work_rated))
+    expected = rate(EASY)
+    assert (records[1].rating, records[1].level) == (expected.rating, expected.level)
+    assert all((r.rating is None) == (r.status != "solved") for r in records)
+    levels = {"easy", "medium", "hard", "expert", "extreme"}
+    assert all(r.level in levels for r in records if r.rating is not None)
+
+
 def test_photos_from_a_folder_by_content_with_answers_and_errors(
     photos: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:

@@ -83,7 +83,7 @@ def test_hint_on_pencil_marks_from_a_file_and_stdin(capsys, tmp_path, monkeypatc
     assert not any("r1c3=1" in s["placements"] for s in json.loads(out))
     import io
 
-    monkeypatch.setattr("sys.stdin", io.StringIO(EASY + "\n"))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO((EASY + "\n").encode())))
     assert run(["hint", "-"], capsys)[1].startswith("hidden-single: r1c6")
 
 

@@ -32,8 +32,9 @@ class Record:
     `source` is the photo's path or the puzzle file's, `line` the puzzle's (first) line in its
     file (None for a photo). `grid` is the 81-character puzzle that was solved ('0' empty; the
     text as written when it could not be read); photos add `givens` (digits as read) and
-    `kinds` (per cell: `.` empty, `p` printed). `rating` and `level` come from the logical
-    solver when it is installed. `status` is solved, no solution, several solutions or error,
+    `kinds` (per cell: `.` empty, `p` printed). `rating` and `level` (Sudoku Explainer scale
+    and its word) come from the logical solver when the batch is run with rating on. `status`
+    is solved, no solution, several solutions or error,
     and `error` then says why in one line.
     """
 

@@ -7,7 +7,6 @@ failure of one item becomes a record with its `error`; the batch goes on.
 
 from __future__ import annotations
 
-import functools
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -97,8 +96,22 @@ Worker = Callable[[Unit, str | None], Done]
 
 def work(unit: Unit, encoding: str | None) -> Done:
     """Turn one unit into records; encode them as `encoding` rows when it is given."""
+    return _work(unit, encoding, rated=False)
+
+
+def work_rated(unit: Unit, encoding: str | None) -> Done:
+    """`work`, with each solved puzzle rated by the logical solver (`rating`, `level`): about
+    10 ms a hard puzzle, so a bank is solved far faster without it."""
+    return _work(unit, encoding, rated=True)
+
+
+def _work(unit: Unit, encoding: str | None, *, rated: bool) -> Done:
     try:
-        block: Block = [_photo_record(unit)] if isinstance(unit, PhotoUnit) else _puzzle_block(unit)
+        block: Block = (
+            [_photo_record(unit, rated)]
+            if isinstance(unit, PhotoUnit)
+            else _puzzle_block(unit, rated)
+        )
     except Exception as exc:  # a bug must cost this unit only, not the batch
         return failed(unit, f"internal error: {type(exc).__name__}: {exc}", encoding)
     return finish(block, encoding)
@@ -136,22 +149,16 @@ def failed(unit: Unit, message: str, encoding: str | None) -> Done:
     return finish(records, encoding)
 
 
-@functools.cache
-def rater() -> Callable[[str], Any] | None:
-    """The logical solver's `rate(puzzle)` (giving `.rating` and `.level`), when installed."""
-    try:
-        from sudoku_lens.logic import rate
-    except ImportError:
-        return None
-    return rate
-
-
-def _rating(line: str, status: str) -> tuple[float | None, str | None]:
-    """Rating and level of a solved puzzle's line, when the logical solver is there."""
-    rate = rater()
-    if rate is None or status != "solved":
+def _rating(line: str, status: str, rated: bool) -> tuple[float | None, str | None]:
+    """Rating and level of a solved puzzle's line when asked for (null for a puzzle the
+    techniques cannot finish)."""
+    if not rated or status != "solved":
         return None, None
+    from sudoku_lens.logic import rate
+
     verdict = rate(line)
+    if verdict.rating is None:
+        return None, None
     return float(verdict.rating), str(verdict.level)
 
 
@@ -161,7 +168,7 @@ def _error_record(
     return Record(source, line, kind, grid, None, None, None, "error", None, None, seconds, message)
 
 
-def _photo_record(unit: PhotoUnit) -> Record:
+def _photo_record(unit: PhotoUnit, rated: bool) -> Record:
     """Read, solve and (when asked) draw one photo."""
     from sudoku_lens.pipeline import solve_photo
     from sudoku_lens.puzzle import format_line
@@ -177,7 +184,7 @@ def _photo_record(unit: PhotoUnit) -> Record:
     grid = format_line(result.grid)
     givens = format_line(result.reading.givens)
     status = result.status.value
-    rating, level = _rating(grid, status)
+    rating, level = _rating(grid, status, rated)
     return Record(
         source=unit.source,
         line=None,
@@ -208,7 +215,7 @@ def _write_png(path: str, image: Any) -> None:
         raise SudokuLensError(f"cannot write {path}: {exc.strerror}") from None
 
 
-def _puzzle_block(unit: PuzzleUnit) -> Block:
+def _puzzle_block(unit: PuzzleUnit, rated: bool) -> Block:
     """Solve the puzzles of a piece of a puzzle file; packed when all lines are plain puzzles."""
     from sudoku_lens.solve import solve_packed
 
@@ -216,7 +223,7 @@ def _puzzle_block(unit: PuzzleUnit) -> Block:
     count = text.count(b"\n")
     plain = (
         not unit.skip
-        and rater() is None
+        and not rated
         and len(text) == 82 * count
         and text[81::82] == b"\n" * count
     )
@@ -226,10 +233,10 @@ def _puzzle_block(unit: PuzzleUnit) -> Block:
             solutions, counts, _, seconds = solve_packed(packed)
             if counts.count(1) == count:
                 return SolvedPuzzles(unit.source, unit.first_line, packed, solutions, seconds)
-    return _puzzle_records(unit, text)
+    return _puzzle_records(unit, text, rated)
 
 
-def _puzzle_records(unit: PuzzleUnit, text: bytes) -> list[Record]:
+def _puzzle_records(unit: PuzzleUnit, text: bytes, rated: bool) -> list[Record]:
     """One record per puzzle entry of the unit, through the same parser and verdicts as `solve`."""
     from sudoku_lens.puzzle.text import read_puzzles
     from sudoku_lens.solve import entry_outcomes, solve_lines
@@ -241,7 +248,7 @@ def _puzzle_records(unit: PuzzleUnit, text: bytes) -> list[Record]:
     records = []
     for entry, outcome in zip(entries, entry_outcomes(entries, result), strict=True):
         grid = entry.line if entry.line is not None else entry.text
-        rating, level = _rating(grid, outcome.status)
+        rating, level = _rating(grid, outcome.status, rated)
         records.append(
             Record(
                 unit.source,

@@ -58,6 +58,12 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--draw", metavar="DIR", help="also write each solved photo into DIR")
     parser.add_argument(
+        "--rate",
+        action="store_true",
+        help="also rate each solved puzzle (rating, level) with the logical solver: about 10 ms "
+        "a hard puzzle, so off by default",
+    )
+    parser.add_argument(
         "--resume",
         action="store_true",
         help="go on with RESULTS (.jsonl or .csv): skip the items it holds, append the rest",
@@ -114,6 +120,7 @@ def _write_units(
 ) -> None:
     """Write each unit's records as it comes, counting them, with a bar on a terminal."""
     from sudoku_lens.batch import process
+    from sudoku_lens.batch.work import work, work_rated
 
     with writer:
         done_units = process(
@@ -123,6 +130,7 @@ def _write_units(
             draw_dir=args.draw,
             resume_from=recorded,
             encoding=writer.encoding,
+            worker=work_rated if args.rate else work,
         )
         bar = _ProgressBar(args.inputs, recorded) if on_terminal else None
         try:

@@ -70,10 +70,15 @@ def add_parser(subparsers: Any) -> None:
 
 
 def read_text(source: str) -> str:
-    """The puzzle text named by `source`: a text file, or the puzzle itself (`-` is handled by
-    `run`). Files are read in chunks with a line-length limit (see `read_puzzle_text`)."""
+    """The puzzle text named by `source`: a text file, `-` for standard input, or the puzzle
+    itself. Files are read in chunks with a line-length limit (see `read_puzzle_text`)."""
     from sudoku_lens.puzzle.text import read_puzzle_text
 
+    if source == "-":
+        image, text = read_stdin()
+        if image is not None:
+            raise PuzzleFormatError("standard input holds a picture, not puzzle text")
+        return text or ""
     if not source.strip():
         raise PuzzleFormatError("no puzzle given: give an 81-character line, a file, or -")
     path = Path(source)

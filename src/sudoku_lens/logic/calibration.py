@@ -15,8 +15,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from sudoku_lens.logic.rating import as_state, path_ratings
-from sudoku_lens.logic.solver import explain
+from sudoku_lens.logic.rating import as_state, rated_path
 
 Profile = list[tuple[str, float]]
 """The (technique, rating before adjustment) of every step on a puzzle's easiest path."""
@@ -82,11 +81,8 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
 def profile(puzzle: str) -> Profile | None:
     """The steps of a puzzle's easiest path as (technique, nominal rating); None when the
     techniques do not finish it."""
-    grid = as_state(puzzle)
-    path = explain(grid)
-    if not path.solved:
-        return None
-    return path_ratings(grid, path.steps)
+    path, solved = rated_path(as_state(puzzle))
+    return path if solved else None
 
 
 def rating_with(steps: Profile, adjustments: dict[str, float]) -> float:

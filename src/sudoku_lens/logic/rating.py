@@ -17,8 +17,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from sudoku_lens.logic.catalog import Technique, technique, techniques
 from sudoku_lens.logic.progress import checked_solution
-from sudoku_lens.logic.solver import explain
 from sudoku_lens.logic.state import CandidateGrid, parse_state
 from sudoku_lens.logic.step import Step
 from sudoku_lens.logic.units import CELL_UNITS, UNIT_SETS
@@ -89,19 +89,39 @@ def leaves_a_single(grid: CandidateGrid, step: Step) -> bool:
     return False
 
 
-def path_ratings(grid: CandidateGrid, steps: list[Step]) -> list[tuple[str, float]]:
-    """(technique, rating) of each step of a path from `grid`, with the direct ratings (see
-    `DIRECT_RATINGS`) where a step leaves a single, without the calibrated adjustments."""
+def rated_path(grid: CandidateGrid) -> tuple[list[tuple[str, float]], bool]:
+    """The path Sudoku Explainer's rating follows from `grid` (left unchanged): at each state
+    the step of lowest rating, where a pointing, claiming, pair or hidden triple that leaves a
+    single at once counts at its direct rating (`DIRECT_RATINGS`), so it comes before the naked
+    single that SE would otherwise take. Returns (technique, rating) per step, without the
+    calibrated adjustments, and whether the path reaches a full grid."""
+    order = sorted(
+        [(t.rating, t, False) for t in techniques()]
+        + [(value, technique(name), True) for name, value in DIRECT_RATINGS.items()],
+        key=lambda entry: entry[0],
+    )
     state = grid.copy()
-    rated = []
-    for step in steps:
-        value = step.rating
-        direct = DIRECT_RATINGS.get(step.technique)
-        if direct is not None and direct < value and leaves_a_single(state, step):
-            value = direct
-        rated.append((step.technique, value))
+    path: list[tuple[str, float]] = []
+    while not state.is_solved():
+        found = _easiest(state, order)
+        if found is None:
+            return path, False
+        step, value = found
         state.apply(step)
-    return rated
+        path.append((step.technique, value))
+    return path, True
+
+
+def _easiest(
+    state: CandidateGrid, order: list[tuple[float, Technique, bool]]
+) -> tuple[Step, float] | None:
+    for value, candidate, direct in order:
+        for step in candidate.find(state):
+            if not direct:
+                return step, step.rating
+            if leaves_a_single(state, step):
+                return step, value
+    return None
 
 
 @dataclass(frozen=True)
@@ -165,14 +185,14 @@ def rate(puzzle: Any) -> Rating:
     start = time.perf_counter()
     grid = as_state(puzzle)
     checked_solution(grid)
-    path = explain(grid)
+    path, solved = rated_path(grid)
     name: str | None = None
     top = 0.0
-    for technique, nominal in path_ratings(grid, path.steps):
-        value = round(nominal + RATING_ADJUSTMENTS.get(technique, 0.0), 1)
+    for used, nominal in path:
+        value = round(nominal + RATING_ADJUSTMENTS.get(used, 0.0), 1)
         if name is None or value > top:
-            top, name = value, technique
+            top, name = value, used
     seconds = time.perf_counter() - start
-    if not path.solved:
-        return Rating(grid.line(), None, None, name, len(path.steps), seconds)
-    return Rating(grid.line(), top, level_of(top), name, len(path.steps), seconds)
+    if not solved:
+        return Rating(grid.line(), None, None, name, len(path), seconds)
+    return Rating(grid.line(), top, level_of(top), name, len(path), seconds)
