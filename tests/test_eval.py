@@ -12,6 +12,7 @@ import pytest
 from sudoku_lens.cli import main
 from sudoku_lens.errors import GridNotFoundError
 from sudoku_lens.read import reader
+from sudoku_lens.read.dataset import DatasetError
 from sudoku_lens.read.evaluate import (
     Evaluation,
     EvaluationError,
@@ -67,7 +68,7 @@ def test_read_dat(tmp_path: Path) -> None:
     write_dat(path)
     assert read_dat(path) == GRID
     path.write_text("phone\nformat\n1 2 3\n")
-    with pytest.raises(EvaluationError, match="expected 9 rows of 9 digits on lines 3-11"):
+    with pytest.raises(DatasetError, match="expected 9 rows of 9 digits on lines 3-11"):
         read_dat(path)
 
 

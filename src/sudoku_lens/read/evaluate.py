@@ -7,7 +7,6 @@ puzzle's upright orientation. The team's validation split is the photos with N %
 
 from __future__ import annotations
 
-import re
 import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -18,9 +17,10 @@ from typing import Any
 import numpy as np
 
 from sudoku_lens.errors import SudokuLensError
+from sudoku_lens.read.dataset import grid_text, in_split, photo_number
+from sudoku_lens.read.dataset import read_dat as read_dat_grid
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
-SPLITS = ("all", "val", "train")
 
 
 class EvaluationError(SudokuLensError, ValueError):
@@ -115,34 +115,7 @@ class Evaluation:
 
 def read_dat(path: str | Path) -> str:
     """The expected grid of a .dat file as 81 characters ('0' for empty)."""
-    path = Path(path)
-    try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError as exc:
-        raise EvaluationError(f"cannot read {path}: {exc.strerror or exc}") from None
-    rows = [line.split() for line in lines[2:11]]
-    if len(rows) != 9 or any(len(row) != 9 for row in rows):
-        raise EvaluationError(f"{path}: expected 9 rows of 9 digits on lines 3-11")
-    digits = "".join("".join(row) for row in rows)
-    if len(digits) != 81 or not digits.isdigit():
-        raise EvaluationError(f"{path}: expected 9 rows of 9 digits on lines 3-11")
-    return digits
-
-
-def photo_number(path: str | Path) -> int | None:
-    """N of a photo named like imageN.jpg (the last number in its name), or None."""
-    numbers = re.findall(r"\d+", Path(path).stem)
-    return int(numbers[-1]) if numbers else None
-
-
-def in_split(path: str | Path, split: str) -> bool:
-    """Whether a photo belongs to `split`: all, val (number % 5 == 0) or train (the others)."""
-    if split == "all":
-        return True
-    number = photo_number(path)
-    if number is None:
-        return False
-    return (number % 5 == 0) == (split == "val")
+    return grid_text(read_dat_grid(path))
 
 
 def list_photos(source: str | Path, split: str = "all", limit: int | None = None) -> list[Path]:
@@ -150,8 +123,7 @@ def list_photos(source: str | Path, split: str = "all", limit: int | None = None
     one per line in a text file (relative to the file's folder; blank lines and # comments
     skipped). Sorted by photo number, filtered by `split`, at most `limit` of them.
     """
-    if split not in SPLITS:
-        raise EvaluationError(f"unknown split {split!r}: use one of {', '.join(SPLITS)}")
+    in_split("", split)  # an unknown split is refused before any folder is listed
     source = Path(source)
     if source.is_dir():
         photos = [

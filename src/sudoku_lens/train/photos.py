@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from sudoku_lens.errors import GridNotFoundError, SudokuLensError
+from sudoku_lens.read.dataset import is_validation, read_dat
 from sudoku_lens.read.grid import locate_grid
 
 CORNER_KEYS = ("top_left", "top_right", "bottom_right", "bottom_left")
@@ -34,17 +35,8 @@ class Photo:
 
     @property
     def validation(self) -> bool:
-        """The team's fixed split: photo N is kept for validation iff N % 5 == 0."""
-        return self.number % 5 == 0
-
-
-def read_dat(path: Path) -> np.ndarray:
-    """Read the 9x9 digits (0 = empty) of a dataset .dat file: two header lines, then 9 rows."""
-    lines = [line.split() for line in path.read_text().splitlines()[2:] if line.strip()]
-    grid = np.array(lines[:9], dtype=np.uint8)
-    if grid.shape != (9, 9):
-        raise SudokuLensError(f"{path}: expected 9 rows of 9 digits after the 2 header lines")
-    return grid
+        """Whether the team's fixed split keeps this photo for validation (`is_validation`)."""
+        return is_validation(self.number)
 
 
 def load_photos(root: Path, kind: str = "printed") -> list[Photo]:
