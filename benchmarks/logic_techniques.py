@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from sudoku_lens.logic import CandidateGrid, Step, all_steps, next_step
-from sudoku_lens.logic.techniques import singles
+from sudoku_lens.logic.patterns import singles
 from sudoku_lens.solve import solve_line
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "puzzles"

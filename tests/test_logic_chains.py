@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudoku_lens.logic import CandidateGrid, Step, all_steps, explain, next_step, technique
-from sudoku_lens.logic.techniques.chains import length_bonus
+from sudoku_lens.logic.patterns.chains import length_bonus
 from sudoku_lens.solve import solve_line
 
 SHARED = Path(__file__).parents[1].parent / "shared" / "data" / "puzzles"

@@ -1,6 +1,6 @@
 """The techniques a person looks for, in the order of their Sudoku Explainer rating.
 
-Each module of `sudoku_lens.logic.techniques` listed in `_MODULES` exports `TECHNIQUES`, a list of
+Each module of `sudoku_lens.logic.patterns` listed in `_MODULES` exports `TECHNIQUES`, a list of
 `Technique`; the catalog gathers them and sorts them by rating (stable, so a module's own order
 breaks ties). A technique's `find` yields every instance it sees in a state, the most natural one
 first (for chains: the shortest).
@@ -55,7 +55,7 @@ def techniques() -> tuple[Technique, ...]:
     """Every technique, easiest first."""
     found: list[Technique] = []
     for module in _MODULES:
-        found.extend(importlib.import_module(f"sudoku_lens.logic.techniques.{module}").TECHNIQUES)
+        found.extend(importlib.import_module(f"sudoku_lens.logic.patterns.{module}").TECHNIQUES)
     return tuple(sorted(found, key=lambda t: t.rating))
 
 

@@ -6,16 +6,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from sudoku_lens.logic.catalog import Technique
-from sudoku_lens.logic.state import CandidateGrid
-from sudoku_lens.logic.step import Link, Step
-from sudoku_lens.logic.techniques._common import (
+from sudoku_lens.logic.patterns._common import (
     cells_text,
     chain_rating,
     either,
     eliminated_text,
     eliminations_of,
 )
-from sudoku_lens.logic.techniques.single_digit import strong_links
+from sudoku_lens.logic.patterns.single_digit import strong_links
+from sudoku_lens.logic.state import CandidateGrid
+from sudoku_lens.logic.step import Link, Step
 from sudoku_lens.logic.units import BIT_COUNT, PEER_SETS, cell_name, cells_of, unit_name
 
 _W_WING_RATING = chain_rating(7.0, 6)

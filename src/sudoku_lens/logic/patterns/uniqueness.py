@@ -15,9 +15,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from sudoku_lens.logic.catalog import Technique
-from sudoku_lens.logic.state import CandidateGrid
-from sudoku_lens.logic.step import Step
-from sudoku_lens.logic.techniques._common import (
+from sudoku_lens.logic.patterns._common import (
     COL_SETS,
     ROW_SETS,
     cells_text,
@@ -28,6 +26,8 @@ from sudoku_lens.logic.techniques._common import (
     per_state,
     shared_units,
 )
+from sudoku_lens.logic.state import CandidateGrid
+from sudoku_lens.logic.step import Step
 from sudoku_lens.logic.units import (
     BIT_COUNT,
     BOX,

@@ -20,10 +20,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from sudoku_lens.logic.catalog import Technique
+from sudoku_lens.logic.patterns._kept import kept, state_key
+from sudoku_lens.logic.patterns.chains import length_bonus
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Link, Step, a_digit
-from sudoku_lens.logic.techniques._kept import kept, state_key
-from sudoku_lens.logic.techniques.chains import length_bonus
 from sudoku_lens.logic.units import PEER_SETS, UNIT_SETS, cell_name
 
 BASE = 6.5

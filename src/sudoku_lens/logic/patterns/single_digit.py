@@ -14,9 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from sudoku_lens.logic.catalog import Technique
-from sudoku_lens.logic.state import CandidateGrid
-from sudoku_lens.logic.step import Link, Step
-from sudoku_lens.logic.techniques._common import (
+from sudoku_lens.logic.patterns._common import (
     BOX_SETS,
     COL_SETS,
     ROW_SETS,
@@ -24,6 +22,8 @@ from sudoku_lens.logic.techniques._common import (
     eliminated_text,
     per_state,
 )
+from sudoku_lens.logic.state import CandidateGrid
+from sudoku_lens.logic.step import Link, Step
 from sudoku_lens.logic.units import (
     BOX,
     COL,

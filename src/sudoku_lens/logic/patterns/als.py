@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from sudoku_lens.logic.catalog import Technique
+from sudoku_lens.logic.patterns._kept import kept, state_key
+from sudoku_lens.logic.patterns.chains import SEGMENTS, length_bonus
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Step
-from sudoku_lens.logic.techniques._kept import kept, state_key
-from sudoku_lens.logic.techniques.chains import SEGMENTS, length_bonus
 from sudoku_lens.logic.units import BIT_COUNT, PEER_SETS, UNIT_SETS, UNITS, cell_name
 
 MAX_CELLS = 4

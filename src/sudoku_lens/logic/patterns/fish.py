@@ -14,9 +14,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from sudoku_lens.logic.catalog import Technique
-from sudoku_lens.logic.state import CandidateGrid
-from sudoku_lens.logic.step import Step
-from sudoku_lens.logic.techniques._common import (
+from sudoku_lens.logic.patterns._common import (
     BOX_SETS,
     COL_SETS,
     ROW_SETS,
@@ -27,6 +25,8 @@ from sudoku_lens.logic.techniques._common import (
     per_state,
     units_text,
 )
+from sudoku_lens.logic.state import CandidateGrid
+from sudoku_lens.logic.step import Step
 from sudoku_lens.logic.units import BIT_COUNT, cells_of
 
 _FISH_NAME = {2: "x-wing", 3: "swordfish", 4: "jellyfish"}

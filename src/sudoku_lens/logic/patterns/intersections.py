@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from sudoku_lens.logic.catalog import Technique
-from sudoku_lens.logic.state import CandidateGrid
-from sudoku_lens.logic.step import Step
-from sudoku_lens.logic.techniques._common import (
+from sudoku_lens.logic.patterns._common import (
     LINE_UNITS_OF_BOX,
     cells_text,
     digits_text,
     eliminated_text,
     eliminations_of,
 )
+from sudoku_lens.logic.state import CandidateGrid
+from sudoku_lens.logic.step import Step
 from sudoku_lens.logic.units import BIT_COUNT, BOX, COL, ROW, UNIT_SETS, cells_of, unit_name
 
 INTERSECTIONS: tuple[tuple[int, int, tuple[int, ...], int], ...] = tuple(

@@ -29,9 +29,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from sudoku_lens.logic.catalog import Technique
+from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Candidate, Link, Step
-from sudoku_lens.logic.techniques._kept import kept, state_key
 from sudoku_lens.logic.units import COL, PEER_SETS, ROW, UNIT_SETS, cell_name
 
 SINGLES = (1 << 729) - 1

@@ -7,9 +7,7 @@ from collections.abc import Iterator
 from functools import partial
 
 from sudoku_lens.logic.catalog import Technique
-from sudoku_lens.logic.state import CandidateGrid
-from sudoku_lens.logic.step import Step
-from sudoku_lens.logic.techniques._common import (
+from sudoku_lens.logic.patterns._common import (
     cells_text,
     digits_text,
     eliminated_text,
@@ -17,6 +15,8 @@ from sudoku_lens.logic.techniques._common import (
     narrow_groups,
     per_state,
 )
+from sudoku_lens.logic.state import CandidateGrid
+from sudoku_lens.logic.step import Step
 from sudoku_lens.logic.units import BIT_COUNT, UNIT_SETS, UNITS, cells_of, unit_name
 
 _SIZE_WORD = {2: "pair", 3: "triple", 4: "quad"}
