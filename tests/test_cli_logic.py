@@ -11,6 +11,7 @@ import pytest
 
 from sudoku_lens.cli import main
 from sudoku_lens.logic import CandidateGrid, technique
+from sudoku_lens.logic import rating as logic_rating
 from sudoku_lens.logic import solver as logic_solver
 
 EXAMPLE = Path(__file__).parents[1] / "src" / "sudoku_lens" / "examples" / "example.jpg"
@@ -31,6 +32,8 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 def singles_only(monkeypatch):
     singles = tuple(technique(name) for name in ("full-house", "hidden-single", "naked-single"))
     monkeypatch.setattr(logic_solver, "techniques", lambda: singles)
+    monkeypatch.setattr(logic_rating, "rating_techniques", lambda: singles)
+    monkeypatch.setattr(logic_rating, "DIRECT_RATINGS", {})
 
 
 def test_hint_says_the_easiest_step(capsys) -> None:

@@ -41,7 +41,7 @@ def singles_only(monkeypatch):
     """The catalog cut down to the singles, so a hard puzzle cannot be finished."""
     singles = tuple(technique(name) for name in ("full-house", "hidden-single", "naked-single"))
     monkeypatch.setattr(logic_solver, "techniques", lambda: singles)
-    monkeypatch.setattr(logic_rating, "techniques", lambda: singles)
+    monkeypatch.setattr(logic_rating, "rating_techniques", lambda: singles)
     monkeypatch.setattr(logic_rating, "DIRECT_RATINGS", {})
 
 
