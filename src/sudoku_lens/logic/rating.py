@@ -23,7 +23,6 @@ from sudoku_lens.logic.catalog import Technique, technique, techniques
 from sudoku_lens.logic.progress import checked_solution
 from sudoku_lens.logic.state import CandidateGrid, parse_state
 from sudoku_lens.logic.step import Step
-from sudoku_lens.logic.techniques.als import vwxyz_wing, wxyz_wing
 from sudoku_lens.logic.units import CELL_UNITS, UNIT_SETS
 
 LEVELS: tuple[tuple[str, float], ...] = (
@@ -169,6 +168,10 @@ def rating_techniques() -> tuple[Technique, ...]:
     """The techniques the rating path uses, easiest first: Sudoku Explainer's set (the catalog
     without `NOT_IN_SUDOKU_EXPLAINER`, with its WXYZ- and VWXYZ-wings), single-digit chains
     rated by their strong links and empty rectangles as SE rates them."""
+    # Imported here: importing the techniques subpackage while `sudoku_lens.logic` is still
+    # loading would shadow its `techniques` function with the subpackage.
+    from sudoku_lens.logic.techniques.als import vwxyz_wing, wxyz_wing
+
     chosen = [t for t in techniques() if t.name not in NOT_IN_SUDOKU_EXPLAINER]
     rerated = []
     for entry in chosen:
