@@ -32,7 +32,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 def singles_only(monkeypatch):
     singles = tuple(technique(name) for name in ("full-house", "hidden-single", "naked-single"))
     monkeypatch.setattr(logic_solver, "techniques", lambda: singles)
-    monkeypatch.setattr(logic_rating, "techniques", lambda: singles)
+    monkeypatch.setattr(logic_rating, "rating_techniques", lambda: singles)
     monkeypatch.setattr(logic_rating, "DIRECT_RATINGS", {})
 
 

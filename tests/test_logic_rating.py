@@ -41,7 +41,7 @@ def singles_only(monkeypatch):
     """The catalog cut down to the singles, so a hard puzzle cannot be finished."""
     singles = tuple(technique(name) for name in ("full-house", "hidden-single", "naked-single"))
     monkeypatch.setattr(logic_solver, "techniques", lambda: singles)
-    monkeypatch.setattr(logic_rating, "techniques", lambda: singles)
+    monkeypatch.setattr(logic_rating, "rating_techniques", lambda: singles)
     monkeypatch.setattr(logic_rating, "DIRECT_RATINGS", {})
 
 
@@ -199,3 +199,56 @@ def test_easy50_is_finished_and_rated_at_most_medium() -> None:
 )
 def test_easy50_is_all_easy() -> None:
     assert all(r.level == "easy" for r in _easy50())
+
+
+def _rated_states(limit: int = 40) -> list[CandidateGrid]:
+    """States along the rating path of the first diabolical puzzles (or the bundled one)."""
+    lines = [DIABOLICAL]
+    if (PUZZLES / "se-rated-diabolical-2000.txt").exists():
+        lines = [r.puzzle for r in read_rated(PUZZLES / "se-rated-diabolical-2000.txt")[:limit]]
+    states = []
+    for line in lines:
+        state = CandidateGrid.from_puzzle(line)
+        for _ in range(200):
+            states.append(state.copy())
+            step = logic_solver.next_step(state)
+            if step is None or state.is_solved():
+                break
+            state.apply(step)
+    return states
+
+
+def test_wxyz_and_vwxyz_wings_are_sound_and_rated_as_sukaku_explainer() -> None:
+    from sudoku_lens.logic.patterns.als import vwxyz_wing, wxyz_wing
+    from sudoku_lens.solve import solve_line
+
+    seen = {"wxyz-wing": 0, "vwxyz-wing": 0}
+    for state in _rated_states():
+        solution = solve_line(state.line()).solution
+        for find, ratings in ((wxyz_wing, {5.5, 5.6}), (vwxyz_wing, {6.2, 6.3, 6.4})):
+            for step in find(state):
+                assert step.rating in ratings and step.eliminations
+                assert not step.contradictions(solution)
+                seen[step.technique] += 1
+    assert seen["wxyz-wing"] > 0
+
+
+def test_single_digit_chains_are_rated_by_their_strong_links() -> None:
+    from sudoku_lens.logic.step import Link
+
+    row = Link((0, 5), (8, 5), True), Link((8, 5), (17, 5), False), Link((17, 5), (12, 5), True)
+    skyscraper = Step("skyscraper", 6.5, "test", links=row)
+    assert logic_rating.strong_link_rating(skyscraper) == 4.0
+    kite = Step("two-string-kite", 6.5, "test", links=(row[0], Link((0, 5), (9, 5), True)))
+    assert logic_rating.strong_link_rating(kite) == 4.1
+    three = Step("x-chain", 6.6, "test", links=(*row, Link((12, 5), (13, 5), True)))
+    assert logic_rating.strong_link_rating(three) == 5.4
+
+
+def test_the_rating_path_leaves_out_what_sudoku_explainer_lacks() -> None:
+    names = [t.name for t in logic_rating.rating_techniques()]
+    assert "wxyz-wing" in names and "vwxyz-wing" in names and "hidden-single" in names
+    assert not set(names) & logic_rating.NOT_IN_SUDOKU_EXPLAINER
+    assert [t.rating for t in logic_rating.rating_techniques()] == sorted(
+        t.rating for t in logic_rating.rating_techniques()
+    )

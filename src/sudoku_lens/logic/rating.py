@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
 
 from sudoku_lens.logic.catalog import Technique, technique, techniques
@@ -58,7 +60,56 @@ candidate, or a cell with one candidate left) is how a newspaper's easy puzzle i
 SE rates it as such (Direct Pointing 1.7 ... Direct Hidden Triplet 2.5), well below the same
 pattern used only to thin out candidates (2.6-4.0)."""
 
-RATING_ADJUSTMENTS: dict[str, float] = {}
+NOT_IN_SUDOKU_EXPLAINER: frozenset[str] = frozenset(
+    {
+        "avoidable-rectangle-1",
+        "avoidable-rectangle-2",
+        "hidden-rectangle",
+        "unique-rectangle-5",
+        "unique-rectangle-6",
+        "finned-x-wing",
+        "finned-swordfish",
+        "finned-jellyfish",
+        "sashimi-x-wing",
+        "sashimi-swordfish",
+        "sashimi-jellyfish",
+        "simple-colors-trap",
+        "simple-colors-wrap",
+        "multi-colors-1",
+        "multi-colors-2",
+        "remote-pair",
+        "w-wing",
+        "sue-de-coq",
+        "als-xz",
+        "als-xy-wing",
+        "als-xy-chain",
+        "death-blossom",
+        "grouped-continuous-nice-loop",
+        "grouped-discontinuous-nice-loop",
+        "grouped-aic",
+    }
+)
+"""Techniques of the catalog that Sudoku Explainer (as Sukaku Explainer, which rated the
+calibration bank) does not have: it reaches their eliminations by a longer route, usually a
+chain, so the rating path leaves them out (hints and `explain` still use them)."""
+
+STRONG_LINK_RATINGS: dict[int, float] = {2: 4.0, 3: 5.4, 4: 5.8, 5: 6.2, 6: 6.6}
+"""Sukaku Explainer's single-digit chains by their number of strong links (skyscraper 4.0, its
+"3 strong-linked fishes" 5.4, ... 6 strong links 6.6), plus 0.1 when the links lie in units of
+two kinds and 0.2 of three; longer ones are its forcing X-chains (our x-chain rating)."""
+
+EMPTY_RECTANGLE_RATING = 4.3
+"""Sukaku Explainer's empty rectangle: two strong links, one of them grouped in a box."""
+
+SINGLE_DIGIT_CHAINS = ("skyscraper", "two-string-kite", "turbot-fish", "x-chain")
+
+RATING_ADJUSTMENTS: dict[str, float] = {
+    "aic": 0.3,
+    "continuous-nice-loop": -0.2,
+    "discontinuous-nice-loop": -0.1,
+    "unique-rectangle-4": 0.9,
+    "x-chain": -0.2,
+}
 """Per-technique corrections added to each step's own rating, fitted on the training half of
 the Sudoku Explainer-rated puzzles (`python benchmarks/logic.py --calibrate` prints a new table;
 techniques not listed keep their nominal Sudoku Explainer rating)."""
@@ -89,6 +140,55 @@ def leaves_a_single(grid: CandidateGrid, step: Step) -> bool:
     return False
 
 
+def strong_link_rating(step: Step) -> float:
+    """A single-digit chain's rating on Sukaku Explainer's scale, from its strong links (see
+    `STRONG_LINK_RATINGS`); the step's own rating when it has more strong links than that."""
+    kinds = set()
+    count = 0
+    for link in step.links:
+        if link.strong:
+            count += 1
+            a, b = link.start[0], link.end[0]
+            kinds.add("row" if a // 9 == b // 9 else "column" if a % 9 == b % 9 else "box")
+    if count not in STRONG_LINK_RATINGS:
+        return step.rating
+    return round(STRONG_LINK_RATINGS[count] + 0.1 * (len(kinds) - 1), 1)
+
+
+def _rerated(find: Callable[[CandidateGrid], Iterator[Step]], rating: Callable[[Step], float]):
+    def found(grid: CandidateGrid) -> Iterator[Step]:
+        for step in find(grid):
+            yield replace(step, rating=rating(step))
+
+    return found
+
+
+@cache
+def rating_techniques() -> tuple[Technique, ...]:
+    """The techniques the rating path uses, easiest first: Sudoku Explainer's set (the catalog
+    without `NOT_IN_SUDOKU_EXPLAINER`, with its WXYZ- and VWXYZ-wings), single-digit chains
+    rated by their strong links and empty rectangles as SE rates them."""
+    # Imported here: importing the techniques subpackage while `sudoku_lens.logic` is still
+    # loading would shadow its `techniques` function with the subpackage.
+    from sudoku_lens.logic.patterns.als import vwxyz_wing, wxyz_wing
+
+    chosen = [t for t in techniques() if t.name not in NOT_IN_SUDOKU_EXPLAINER]
+    rerated = []
+    for entry in chosen:
+        if entry.name in SINGLE_DIGIT_CHAINS:
+            lowest = STRONG_LINK_RATINGS[2] if entry.name != "x-chain" else STRONG_LINK_RATINGS[3]
+            entry = Technique(entry.name, lowest, _rerated(entry.find, strong_link_rating))
+        elif entry.name == "empty-rectangle":
+            entry = Technique(
+                entry.name,
+                EMPTY_RECTANGLE_RATING,
+                _rerated(entry.find, lambda _: EMPTY_RECTANGLE_RATING),
+            )
+        rerated.append(entry)
+    rerated += [Technique("wxyz-wing", 5.5, wxyz_wing), Technique("vwxyz-wing", 6.2, vwxyz_wing)]
+    return tuple(sorted(rerated, key=lambda t: t.rating))
+
+
 def rated_path(grid: CandidateGrid) -> tuple[list[tuple[str, float]], bool]:
     """The path Sudoku Explainer's rating follows from `grid` (left unchanged): at each state
     the step of lowest rating, where a pointing, claiming, pair or hidden triple that leaves a
@@ -96,7 +196,7 @@ def rated_path(grid: CandidateGrid) -> tuple[list[tuple[str, float]], bool]:
     single that SE would otherwise take. Returns (technique, rating) per step, without the
     calibrated adjustments, and whether the path reaches a full grid."""
     order = sorted(
-        [(t.rating, t, False) for t in techniques()]
+        [(t.rating, t, False) for t in rating_techniques()]
         + [(value, technique(name), True) for name, value in DIRECT_RATINGS.items()],
         key=lambda entry: entry[0],
     )

@@ -516,6 +516,66 @@ def _sue_de_coq_step(
     )
 
 
+def _bivalue_wing(grid: CandidateGrid, wing_cells: int, name: str, base: float) -> Iterator[Step]:
+    """ALS-XZ between a bivalue cell and an ALS of `wing_cells` cells: Sudoku Explainer's
+    (Sukaku Explainer's) WXYZ-Wing (3 cells) and VWXYZ-Wing (4 cells), rated as it rates them:
+    `base` plus 0.1 for each step the largest cell's candidate count is nearer the middle of 2
+    and the wing's digit count (the middle size is the hardest to spot). Easiest first. Only
+    the ALS are gathered (cached per state), not their links, which keeps it lean."""
+    store = kept("als-wings", state_key(grid))
+    if "sets" not in store:
+        store["sets"] = gather(grid)
+    cands = grid.cands
+    digit_cells = grid.digit_cells
+    digits = wing_cells + 1
+    middle = (digits + 2) // 2
+    found = []
+    for wing in store["sets"]:  # type: ignore[attr-defined]
+        if wing.size != wing_cells:
+            continue
+        largest = max(BIT_COUNT[cands[c]] for c in _cells(wing.cells))
+        rating = round(base + (digits - middle - abs(middle - largest)) * 0.1, 1)
+        for x in _digits(wing.mask):
+            for cell in _cells(wing.seers[x] & digit_cells[x]):
+                pair = cands[cell]
+                if BIT_COUNT[pair] != 2 or pair & ~wing.mask:
+                    continue
+                z = _digits(pair & ~(1 << (x - 1)))[0]
+                targets = digit_cells[z] & wing.seers[z] & PEER_SETS[cell]
+                if targets:
+                    found.append((rating, wing.cells, cell, x, z, targets, wing))
+    found.sort(key=lambda item: item[:3])
+    done: set[tuple[tuple[int, int], ...]] = set()
+    for rating, _, cell, x, z, targets, wing in found:
+        eliminations = [(target, z) for target in _cells(targets)]
+        key = tuple(eliminations)
+        if key in done:
+            continue
+        done.add(key)
+        pair = _make(cands, wing.unit, 1 << cell, cands[cell])
+        yield _step(
+            name,
+            rating,
+            f"The cell {pair.name()} and the {wing.size} cells {wing.name()} cannot both hold "
+            f"{x}, so one of them is locked and {z} is in one of the two: "
+            f"{_said(eliminations)}.",
+            eliminations,
+            [wing, pair],
+        )
+
+
+def wxyz_wing(grid: CandidateGrid) -> Iterator[Step]:
+    """A bivalue cell and a 3-cell ALS of 4 digits sharing a restricted common digit (5.5-5.6
+    in Sukaku Explainer). Not in `TECHNIQUES` (it is an ALS-XZ there); the rating uses it."""
+    return _bivalue_wing(grid, 3, "wxyz-wing", 5.5)
+
+
+def vwxyz_wing(grid: CandidateGrid) -> Iterator[Step]:
+    """A bivalue cell and a 4-cell ALS of 5 digits sharing a restricted common digit (6.2-6.4
+    in Sukaku Explainer). Not in `TECHNIQUES`; the rating uses it."""
+    return _bivalue_wing(grid, 4, "vwxyz-wing", 6.2)
+
+
 TECHNIQUES = [
     Technique("sue-de-coq", 7.0, sue_de_coq),
     Technique("als-xz", 7.0, als_xz),
