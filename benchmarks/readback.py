@@ -26,7 +26,8 @@ import numpy as np
 
 from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.pipeline import solve_photo
-from sudoku_lens.read.evaluate import SPLITS, list_photos
+from sudoku_lens.read.dataset import SPLITS
+from sudoku_lens.read.evaluate import list_photos
 from sudoku_lens.read.reader import read_photo
 
 VARIANTS = ("picture", "photo")
