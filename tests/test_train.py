@@ -16,10 +16,17 @@ torch = pytest.importorskip(
 )
 pytest.importorskip("PIL", reason="Pillow is not installed: pip install 'sudoku-lens[train]'")
 
-from sudoku_lens.read.digits import SIZE, DigitClassifier  # noqa: E402
+from sudoku_lens.read.digits import SIZE, DigitClassifier, prepare_cells  # noqa: E402
+from sudoku_lens.read.grid import locate_grid  # noqa: E402
 from sudoku_lens.train.fonts import find_fonts, render_digit_glyphs  # noqa: E402
 from sudoku_lens.train.model import export_onnx  # noqa: E402
-from sudoku_lens.train.pipeline import Dataset, synthetic_set, train_net  # noqa: E402
+from sudoku_lens.train.photos import load_photos  # noqa: E402
+from sudoku_lens.train.pipeline import (  # noqa: E402
+    Dataset,
+    photo_images,
+    synthetic_set,
+    train_net,
+)
 
 
 @pytest.fixture(scope="module")
@@ -74,3 +81,15 @@ def test_train_command_reports_a_missing_data_folder(tmp_path: Path, capsys) -> 
     code = main(["train", "--data", os.fspath(tmp_path), "--out", os.fspath(tmp_path / "m.onnx")])
     assert code == 2
     assert "outlines.csv" in capsys.readouterr().err
+
+
+def test_photo_cells_are_prepared_as_the_reader_prepares_them(wicht_data: Path) -> None:
+    photo = load_photos(wicht_data, "mixed")[3]
+    image = photo.read_image()
+    location = locate_grid(image)
+    read = prepare_cells(location.cells, location.ink_colour).reshape(9, 9, SIZE, SIZE)
+    np.testing.assert_array_equal(photo_images(image, photo), read)
+    jittered = photo_images(image, photo, np.random.default_rng(0))
+    assert jittered.shape == read.shape and not np.array_equal(jittered, read)
+    filled = read.reshape(81, -1).max(axis=1) > 0
+    assert np.mean(filled == (jittered.reshape(81, -1).max(axis=1) > 0)) > 0.95

@@ -1,10 +1,14 @@
 """Labelled cells cut from the real photos of the Wicht & Hennebert dataset (CC-BY-4.0).
 
-A photo's grid corners come from `outlines.csv` (or, for the hand-filled photos it does not
-list, from the reader's grid finder); the grid is warped to a square and split into a
-uniform 9x9 with a margin around each cell, much as the runtime cutter does (random offsets stand in
-for the ways it differs). Labels come from the photo's .dat, which is upright; the photo's own
-rotation is found by the caller (see `sudoku_lens.train.pipeline`).
+Training cells are cut by the reader's own code, so the model learns from cells cut as the ones it
+will read: a photo's lattice of grid-line crossings is the one the reader's grid finder traces
+(`locate_grid`), unless outlines.csv lists the photo and the finder's corners disagree with it
+(it took something else for the grid), in which case the lattice is spread evenly between the
+outline's corners.
+`cut_cells` cuts along that lattice with `cut_grid`, from the colour photo, which also gives each
+cell's ink colour for `prepare_cells`; with a random generator the lattice is jittered first, so
+that training also sees cuts that are a little off. Labels come from the photo's .dat, which is
+upright; the photo's own rotation is found by the caller (see `sudoku_lens.train.pipeline`).
 """
 
 from __future__ import annotations
@@ -19,32 +23,62 @@ import numpy as np
 
 from sudoku_lens.errors import GridNotFoundError, SudokuLensError
 from sudoku_lens.read.dataset import is_validation, read_dat
-from sudoku_lens.read.grid import locate_grid
+from sudoku_lens.read.grid import GridLocation, cut_grid, locate_grid
 
 CORNER_KEYS = ("top_left", "top_right", "bottom_right", "bottom_left")
+
+MAX_CORNER_GAP = 1 / 9
+"""Largest distance, as a share of the outline's shortest side (a cell), between a corner the
+grid finder traced and the same corner in outlines.csv for the finder's lattice to be used.
+Further off, the finder has taken something else for the grid and its cells would not match the
+labels; closer, its traced lines are the better cut (the outlines miss by up to half a cell where
+a grid runs off the photo or text is printed along its edge)."""
+
+CORNER_JITTER = 0.004
+"""Standard deviation of the jitter of each grid corner, as a share of the grid's side."""
+
+CROSSING_JITTER = 0.04
+"""Standard deviation of the jitter of each line crossing, as a share of a cell's side."""
 
 
 @dataclass(frozen=True)
 class Photo:
-    """One printed photo with known grid corners (image order TL, TR, BR, BL) and upright labels."""
+    """One labelled photo: its grid's line crossings (image coordinates) and upright labels."""
 
     path: Path
     number: int
-    corners: np.ndarray
+    lattice: np.ndarray
+    """(10, 10, 2) float32 image coordinates where grid line i (row) meets line j (column)."""
     labels: np.ndarray
+
+    @property
+    def corners(self) -> np.ndarray:
+        """(4, 2) float32 outer corners of the lattice, image order TL, TR, BR, BL."""
+        return np.array(
+            [self.lattice[0, 0], self.lattice[0, 9], self.lattice[9, 9], self.lattice[9, 0]],
+            np.float32,
+        )
 
     @property
     def validation(self) -> bool:
         """Whether the team's fixed split keeps this photo for validation (`is_validation`)."""
         return is_validation(self.number)
 
+    def read_image(self) -> np.ndarray:
+        """The photo as OpenCV decodes it by default (BGR, EXIF orientation applied, as the
+        outlines' coordinates are)."""
+        image = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise SudokuLensError(f"{self.path}: cannot be read as an image")
+        return image
+
 
 def load_photos(root: Path, kind: str = "printed") -> list[Photo]:
     """Return the labelled photos of `root/kind` (printed or mixed), by number.
 
-    Corners come from `root/outlines.csv` where it lists the photo, otherwise from the reader's
-    own grid finder (the hand-filled photos have no outlines); a photo whose grid is not found,
-    or that has no .dat, is left out.
+    Each photo's lattice is the one the reader's grid finder traces, or the even lattice between
+    the corners `root/outlines.csv` gives where the finder fails or disagrees with them (see
+    `grid_lattice`); a photo with neither, or without a .dat, is left out.
     """
     table = root / "outlines.csv"
     if not table.is_file():
@@ -61,104 +95,69 @@ def load_photos(root: Path, kind: str = "printed") -> list[Photo]:
         match = re.fullmatch(r"image(\d+)", path.stem)
         if match is None or not path.with_suffix(".dat").is_file():
             continue
-        corners = outlines.get(f"{kind}/{path.name}")
-        if corners is None:
-            corners = _find_corners(path)
-        if corners is not None:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            continue
+        lattice = grid_lattice(image, outlines.get(f"{kind}/{path.name}"))
+        if lattice is not None:
             photos.append(
-                Photo(path, int(match.group(1)), corners, read_dat(path.with_suffix(".dat")))
+                Photo(path, int(match.group(1)), lattice, read_dat(path.with_suffix(".dat")))
             )
     photos.sort(key=lambda p: p.number)
     return photos
 
 
-def _find_corners(path: Path) -> np.ndarray | None:
-    """The grid corners (image order TL, TR, BR, BL) the reader finds in a photo, or None."""
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        return None
+def grid_lattice(image: np.ndarray, outline: np.ndarray | None) -> np.ndarray | None:
+    """The (10, 10, 2) lattice to cut a photo's cells along, or None when there is none.
+
+    The reader's own lattice (`locate_grid`) when it finds a grid whose corners are all within
+    MAX_CORNER_GAP of the shortest side of `outline` (or when there is no outline); otherwise
+    the even lattice between the outline's corners (TL, TR, BR, BL), if given.
+    """
     try:
-        return locate_grid(image).corners
+        found = locate_grid(image).lattice
     except GridNotFoundError:
-        return None
+        found = None
+    if outline is None:
+        return found
+    outline = np.asarray(outline, np.float32)
+    if found is not None:
+        corners = np.array([found[0, 0], found[0, 9], found[9, 9], found[9, 0]], np.float32)
+        sides = np.linalg.norm(outline - np.roll(outline, 1, axis=0), axis=1)
+        gap = np.linalg.norm(corners - outline, axis=1).max()
+        if gap <= MAX_CORNER_GAP * sides.min():
+            return found
+    return even_lattice(outline)
+
+
+def even_lattice(corners: np.ndarray) -> np.ndarray:
+    """The (10, 10, 2) crossings of ten evenly spaced lines each way between four corners (TL, TR,
+    BR, BL), under the perspective the corners imply."""
+    unit = np.float32([[0, 0], [9, 0], [9, 9], [0, 9]])
+    to_image = cv2.getPerspectiveTransform(unit, np.asarray(corners, np.float32))
+    steps = np.arange(10, dtype=np.float32)
+    grid = np.stack(np.meshgrid(steps, steps), axis=2).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(grid, to_image).reshape(10, 10, 2).astype(np.float32)
+
+
+def jitter_lattice(lattice: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A lattice a little off, as a grid finder's may be: the grid's corners moved by
+    CORNER_JITTER of its side (the whole lattice following them in perspective), then each
+    crossing by CROSSING_JITTER of a cell."""
+    lattice = np.asarray(lattice, np.float32)
+    corners = np.array([lattice[0, 0], lattice[0, 9], lattice[9, 9], lattice[9, 0]], np.float32)
+    side = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean())
+    moved = corners + rng.normal(0.0, CORNER_JITTER * side, (4, 2)).astype(np.float32)
+    warp = cv2.getPerspectiveTransform(corners, moved)
+    out = cv2.perspectiveTransform(lattice.reshape(-1, 1, 2), warp).reshape(10, 10, 2)
+    out += rng.normal(0.0, CROSSING_JITTER * side / 9, out.shape)
+    return out.astype(np.float32)
 
 
 def cut_cells(
-    gray: np.ndarray,
-    corners: np.ndarray,
-    *,
-    cell: int = 48,
-    margin: float = 0.12,
-    rng: np.random.Generator | None = None,
-) -> list[np.ndarray]:
-    """Warp the grid to a square and cut 81 crops, row-major in image orientation.
-
-    Each crop spans its cell plus `margin` of a cell on every side. With `rng`, the corners, cell
-    size, margin and each crop's edges are jittered, so that training sees cuts that are a little
-    off, as a real detector's will be.
-    """
-    corners = np.asarray(corners, np.float32)
-    if rng is not None:
-        side = float(np.linalg.norm(corners[1] - corners[0]))
-        corners = corners + rng.normal(0.0, 0.004 * side, size=(4, 2)).astype(np.float32)
-        cell = int(rng.integers(max(20, cell - 16), cell + 17))
-        margin = float(rng.uniform(0.03, 0.22))
-    pad = int(np.ceil(cell * 0.5))
-    size = 9 * cell + 2 * pad
-    dst = np.float32(
-        [[pad, pad], [pad + 9 * cell, pad], [pad + 9 * cell] * 2, [pad, pad + 9 * cell]]
-    )
-    warped = cv2.warpPerspective(
-        gray,
-        cv2.getPerspectiveTransform(corners, dst),
-        (size, size),
-        flags=cv2.INTER_AREA
-        if rng is None
-        else int(rng.choice([cv2.INTER_LINEAR, cv2.INTER_AREA])),
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    xs, ys = _line_positions(warped, cell, pad)
-    m = margin * cell
-    crops = []
-    for r in range(9):
-        for c in range(9):
-            x0, x1 = xs[r, c] - m, xs[r, c + 1] + m
-            y0, y1 = ys[c, r] - m, ys[c, r + 1] + m
-            if rng is not None:
-                x0, y0, x1, y1 = np.array([x0, y0, x1, y1]) + rng.normal(0.0, 0.04 * cell, 4)
-            xa, ya = max(0, round(x0)), max(0, round(y0))
-            xb, yb = min(size, round(x1)), min(size, round(y1))
-            crops.append(warped[ya:yb, xa:xb])
-    return crops
-
-
-def _line_positions(warped: np.ndarray, cell: int, pad: int) -> tuple[np.ndarray, np.ndarray]:
-    """Find the grid lines near their uniform positions, band by band, so curved grids cut well.
-
-    Returns xs (9 row bands x 10 vertical lines) and ys (9 column bands x 10 horizontal lines);
-    a line too faint to find keeps its uniform position.
-    """
-    k = max(3, cell // 4) | 1
-    dark = cv2.morphologyEx(warped, cv2.MORPH_BLACKHAT, np.ones((k, k), np.uint8)).astype(
-        np.float32
-    )
-    length = max(3, int(0.7 * cell))
-    vert = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
-    horiz = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
-    reach = int(0.3 * cell)
-    uniform = pad + cell * np.arange(10, dtype=np.float64)
-    out = []
-    for response in (vert, horiz.T):
-        found = np.tile(uniform, (9, 1))
-        for band in range(9):
-            lo = pad + band * cell
-            profile = response[lo : lo + cell].sum(axis=0)
-            profile = np.convolve(profile, np.ones(3) / 3.0, mode="same")
-            strong = profile.max()
-            for j, u in enumerate(uniform):
-                a, b = max(0, int(u) - reach), min(len(profile), int(u) + reach + 1)
-                i = a + int(np.argmax(profile[a:b]))
-                if profile[i] > 0.25 * strong:
-                    found[band, j] = i
-        out.append(found)
-    return out[0], out[1]
+    image: np.ndarray, photo: Photo, rng: np.random.Generator | None = None
+) -> GridLocation:
+    """The photo's 81 cells as the reader cuts them (`cut_grid` along its lattice), in image
+    orientation, with each cell's ink colour; along a jittered lattice when `rng` is given."""
+    lattice = photo.lattice if rng is None else jitter_lattice(photo.lattice, rng)
+    return cut_grid(image, lattice)

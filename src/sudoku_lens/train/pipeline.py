@@ -3,9 +3,11 @@
 1. Render the digits of every font found into synthetic cell crops (plus empty cells).
 2. Train a first model on those alone, and use it to find each photo's rotation: the one under
    which its reading agrees best with the photo's (upright) .dat labels.
-3. Cut the training photos' cells (several jittered cuts each; printed photos and ones completed
-   by hand, whose handwritten digits are labelled too), turn them upright, add them to the
-   synthetic set and train the final model; validation photos (N % 5 == 0) are never used.
+3. Cut the training photos' cells with the reader's own cutter and prepare them as it does
+   (`sudoku_lens.train.photos`; several cuts each, along jittered lattices; printed photos and
+   ones completed by hand, whose handwritten digits are labelled too), turn them upright, add
+   them to the synthetic set and train the final model; validation photos (N % 5 == 0) are
+   never used.
 4. Export to ONNX, check that ONNX Runtime agrees with PyTorch, and report on the validation photos.
 """
 
@@ -17,7 +19,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import cv2
 import numpy as np
 import torch
 from torch import nn
@@ -91,12 +92,14 @@ def synthetic_set(
     return _usable(np.concatenate(images), np.concatenate(labels))
 
 
-def photo_images(photo: Photo, rng: np.random.Generator | None = None) -> np.ndarray:
-    """Prepared (9, 9, SIZE, SIZE) images of a photo's cells as they lie; jittered cut if rng."""
-    gray = cv2.imread(str(photo.path), cv2.IMREAD_GRAYSCALE)
-    if gray is None:
-        raise SudokuLensError(f"{photo.path}: cannot be read as an image")
-    return prepare_cells(cut_cells(gray, photo.corners, rng=rng)).reshape(9, 9, SIZE, SIZE)
+def photo_images(
+    image: np.ndarray, photo: Photo, rng: np.random.Generator | None = None
+) -> np.ndarray:
+    """Prepared (9, 9, SIZE, SIZE) images of a photo's cells as they lie, cut and prepared as
+    the reader does (ink colour included); along a jittered lattice if `rng` is given."""
+    location = cut_cells(image, photo, rng)
+    images = prepare_cells(location.cells, location.ink_colour)
+    return images.reshape(9, 9, SIZE, SIZE)
 
 
 def _predict_fn(net: nn.Module) -> Callable[[np.ndarray], np.ndarray]:
@@ -166,7 +169,7 @@ def train_net(
 
 @dataclass
 class Report:
-    """Validation figures on the held-out photos (read with the known corners)."""
+    """Validation figures on the held-out photos (read along their known lattices)."""
 
     photos: int = 0
     cells: int = 0
@@ -193,11 +196,11 @@ class Report:
 
 
 def evaluate(photos: list[Photo], rotations: dict[Path, int], clf: DigitClassifier) -> Report:
-    """Read each photo's cells with `orient` and compare with its labels (known corners)."""
+    """Read each photo's cells with `orient` and compare with its labels (known lattice)."""
     report = Report()
     for photo in _progress(photos, "validation"):
-        gray = cv2.imread(str(photo.path), cv2.IMREAD_GRAYSCALE)
-        k, probs = orient(cut_cells(gray, photo.corners), clf)
+        location = cut_cells(photo.read_image(), photo)
+        k, probs = orient(location.cells, clf, ink_colour=location.ink_colour)
         read = probs.argmax(axis=2)
         truth = photo.labels.astype(np.int64)
         wrong = int(np.sum(read != truth))
@@ -246,7 +249,7 @@ def run_training(
     rotations: dict[Path, int] = {}
     clean: dict[Path, np.ndarray] = {}
     for photo in _progress(photos, "orienting photos"):
-        images = photo_images(photo)
+        images = photo_images(photo.read_image(), photo)
         k, best, runner_up = find_rotation(images, photo.labels, predict)
         if best < 0.5 or runner_up > 0.6 * best:
             log(
@@ -265,8 +268,9 @@ def run_training(
         if photo.path not in rotations:
             continue
         k = rotations[photo.path]
+        image = photo.read_image()
         variants = [clean[photo.path]]
-        variants += [photo_images(photo, rng) for _ in range(photo_variants - 1)]
+        variants += [photo_images(image, photo, rng) for _ in range(photo_variants - 1)]
         for images in variants:
             upright = rotate_grid(images, k).reshape(81, SIZE, SIZE)
             parts.append(_usable(upright, photo.labels.ravel()))
