@@ -98,10 +98,9 @@ def hint_photo(
     """
     from sudoku_lens.draw.hint import draw_step
     from sudoku_lens.logic.progress import UnsolvablePuzzleError
-    from sudoku_lens.pipeline import printed_digit_height
-    from sudoku_lens.puzzle import as_grid
+    from sudoku_lens.pipeline import answer_reading
+    from sudoku_lens.puzzle import as_grid, format_line
     from sudoku_lens.read.reader import read_photo
-    from sudoku_lens.repair import repair
     from sudoku_lens.solve import Status
 
     start = time.perf_counter()
@@ -109,19 +108,14 @@ def hint_photo(
     timings = {"read": time.perf_counter() - start}
 
     stage = time.perf_counter()
-    corrected: list[tuple[int, int]] = []
-    if grid is None:
-        fixed = repair(reading.probabilities, reading.givens)
-        if fixed.status is not Status.SOLVED:
-            raise UnsolvablePuzzleError(
-                f"the puzzle read from the photo has {fixed.status.value}: correct the grid "
-                "read (sudoku-lens solve PHOTO --debug DIR shows each reading stage)"
-            )
-        givens, corrected = fixed.grid, fixed.changed_cells
-    else:
-        givens = as_grid(grid)
-    state = CandidateGrid.from_puzzle(givens)
-    solution = checked_solution(state)
+    answer = answer_reading(reading, grid=grid)
+    if answer.status is not Status.SOLVED or answer.solution is None:
+        raise UnsolvablePuzzleError(
+            f"the puzzle read from the photo has {answer.status.value}: correct the grid "
+            "read (sudoku-lens solve PHOTO --debug DIR shows each reading stage)"
+        )
+    state = CandidateGrid.from_puzzle(answer.grid)
+    solution = format_line(answer.solution)
     wrong: list[int] = []
     if entries is not None:
         for cell, digit in enumerate(as_grid(entries).reshape(-1).tolist()):
@@ -145,10 +139,10 @@ def hint_photo(
             reading.corners,
             steps[0],
             state,
-            digit_height=printed_digit_height(reading),
+            digit_height=answer.digit_height,
         )
     else:
         image = reading.image.copy()
     timings["draw"] = time.perf_counter() - stage
     timings["total"] = time.perf_counter() - start
-    return PhotoHint(reading, state, steps, image, corrected, wrong, timings)
+    return PhotoHint(reading, state, steps, image, answer.corrected_cells, wrong, timings)
