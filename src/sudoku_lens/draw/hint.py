@@ -24,7 +24,7 @@ import numpy as np
 from sudoku_lens.draw.overlay import (
     DEFAULT_COLOR,
     DEFAULT_DIGIT_HEIGHT,
-    _composite_bgra,
+    composite_bgra,
     digit_sprite,
     overlay_size,
 )
@@ -248,7 +248,7 @@ def draw_step(
     cell = min(overlay_size(quad) // 9, _MAX_CELL)
     bgra = render_step(step, cell, grid, color=color, digit_height=digit_height)
     part, part_quad = _drawn_part(bgra, quad)
-    return _composite_bgra(image_bgr, part, part_quad)
+    return composite_bgra(image_bgr, part, part_quad)
 
 
 def _drawn_part(bgra: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -117,10 +117,10 @@ def composite(
 
     Only the corners' bounding box (clipped to the image) is warped and blended.
     """
-    return _composite_bgra(image, cv2.merge([*cv2.split(overlay), alpha]), corners)
+    return composite_bgra(image, cv2.merge([*cv2.split(overlay), alpha]), corners)
 
 
-def _composite_bgra(image: np.ndarray, bgra: np.ndarray, corners: np.ndarray) -> np.ndarray:
+def composite_bgra(image: np.ndarray, bgra: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """`composite` with the overlay and its alpha in one BGRA array (one warp instead of two)."""
     out = image.copy()
     quad = np.asarray(corners, np.float32).reshape(4, 2)
@@ -178,7 +178,7 @@ def draw_solution(
     key = (g.astype(np.uint8).tobytes(), s.astype(np.uint8).tobytes())
     blue, green, red = (int(c) for c in color)
     bgra = _cached_overlay(*key, overlay_size(quad), (blue, green, red), float(digit_height))
-    return _composite_bgra(image_bgr, bgra, quad)
+    return composite_bgra(image_bgr, bgra, quad)
 
 
 @functools.lru_cache(maxsize=8)
