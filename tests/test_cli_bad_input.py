@@ -165,6 +165,9 @@ def test_file_names_that_are_not_utf8(tmp_path: Path) -> None:
     written = set(os.listdir(os.fsencode(tmp_path)))
     assert {b"caf\xe9-solved.png", b"r\xe9sultat.png", b"\xe9tapes"} <= written
     assert len(os.listdir(os.fsencode(tmp_path) + b"/\xe9tapes")) == 5
+    hint = cli("hint", photo, "-o", b"indice-\xe9.png", cwd=tmp_path)
+    assert hint.returncode == 0, hint.stderr
+    assert b"indice-\xe9.png" in os.listdir(os.fsencode(tmp_path))
     missing = cli("read", b"\xff\xfe.jpg", cwd=tmp_path)
     assert "no such file: \\xff\\xfe.jpg" in assert_one_line_error(missing)
 

@@ -198,3 +198,4 @@ def test_rate_with_jobs_keeps_the_order_and_writes_a_file(capsys, tmp_path) -> N
     assert [row.split()[0] for row in rows] == puzzles
     assert all(row.endswith("1.2 easy hidden-single (51 steps)") for row in rows)
     assert grid.line() == EASY
+

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sudoku_lens.cli.solve import read_text
-from sudoku_lens.cli.solve_photo import looks_like_image
-from sudoku_lens.errors import PuzzleFormatError, SudokuLensError
+from sudoku_lens.cli.solve_photo import check_writable, looks_like_image
+from sudoku_lens.errors import PuzzleFormatError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         technique(args.technique)
     output = Path(args.output) if args.output else None
     if output is not None:
-        _check_writable(output)
+        check_writable(output)
     if args.puzzle != "-" and looks_like_image(args.puzzle):
         from sudoku_lens.hints import hint_photo
 
@@ -114,17 +114,11 @@ def _grid_picture(state: CandidateGrid, step: Step | None) -> np.ndarray:
 
 def _write(output: Path, image: np.ndarray, steps: list[Step]) -> None:
     """Write the picture with the first step's sentence (or "no step found") under it."""
-    import cv2
-
     from sudoku_lens.draw.hint import add_caption
+    from sudoku_lens.read.image_io import write_image
 
     text = steps[0].explanation if steps else "No step found."
-    try:
-        written = cv2.imwrite(str(output), add_caption(image, text))
-    except cv2.error:
-        written = False
-    if not written:
-        raise SudokuLensError(f"cannot write {output}")
+    write_image(output, add_caption(image, text))
 
 
 def _print(steps: list[Step], args: argparse.Namespace) -> None:
@@ -139,13 +133,3 @@ def _print(steps: list[Step], args: argparse.Namespace) -> None:
         print(f"no step found: no {what} applies in this state")
     for step in steps:
         print(f"{step.technique}: {step.explanation}")
-
-
-def _check_writable(output: Path) -> None:
-    """Refuse an output path that cannot be written before doing the work."""
-    import cv2
-
-    if not output.parent.is_dir():
-        raise SudokuLensError(f"cannot write {output}: no directory {output.parent}")
-    if not cv2.haveImageWriter(str(output)):
-        raise SudokuLensError(f"cannot write {output}: name it .png or .jpg")

@@ -99,7 +99,7 @@ def run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
     quiet_opencv()
     output = Path(args.output) if args.output else None
     if output is not None:
-        _check_writable(output)
+        check_writable(output)
     if data is None:
         source: Path | np.ndarray = Path(args.puzzle)
         shown = args.puzzle
@@ -130,7 +130,7 @@ def run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
     return 0
 
 
-def _check_writable(output: Path) -> None:
+def check_writable(output: Path) -> None:
     """Refuse an output path that cannot be written before spending time on the photo."""
     from sudoku_lens.read.image_io import WRITE_SUFFIXES
 
