@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
+from sudoku_lens.logic.patterns._kept import kept
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Candidate
 from sudoku_lens.logic.units import BOX, COL, ROW, UNIT_SETS, cell_name, cells_of, unit_name
@@ -139,7 +140,6 @@ def narrow_groups(items: list[tuple[int, int]], size: int) -> list[tuple[tuple[i
     return [(group, union) for group, union in found if union.bit_count() == size]
 
 
-_MEMO: dict[str, tuple[tuple[int, ...], object]] = {}
 
 
 def per_state(grid: CandidateGrid, name: str, compute: Callable[[CandidateGrid], T]) -> T:
@@ -148,12 +148,10 @@ def per_state(grid: CandidateGrid, name: str, compute: Callable[[CandidateGrid],
     Several techniques share one analysis of a state (a digit's strong links, the rectangles,
     every finned fish of every size), and `next_step` asks them one after the other about the
     same state: the analysis runs once. The key is the per-digit candidate cell sets, which
-    determine every candidate; `compute` must depend on nothing else.
+    determine every candidate; `compute` must depend on nothing else. Kept per thread, in the
+    stores the chain techniques use (`_kept.kept`).
     """
-    key = tuple(grid.digit_cells)
-    hit = _MEMO.get(name)
-    if hit is not None and hit[0] == key:
-        return hit[1]  # type: ignore[return-value]
-    value = compute(grid)
-    _MEMO[name] = (key, value)
-    return value
+    store = kept(name, tuple(grid.digit_cells))
+    if "value" not in store:
+        store["value"] = compute(grid)
+    return store["value"]  # type: ignore[return-value]
