@@ -54,7 +54,7 @@ def photo_of(picture: np.ndarray, seed: int) -> np.ndarray:
 def read_back(image: np.ndarray, solution: np.ndarray) -> str | None:
     """None when `image` reads back to `solution` in full, else what went wrong."""
     try:
-        read = read_photo(image).givens
+        read = read_photo(image).grid
     except SudokuLensError as error:
         return type(error).__name__
     wrong = int((read != solution).sum())

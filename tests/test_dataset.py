@@ -10,17 +10,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sudoku_lens.read.dataset import (
-    HANDWRITTEN,
-    PRINTED,
     DatasetError,
     grid_text,
     in_split,
     is_validation,
     kind_labels,
-    kinds_text,
     photo_kinds,
     read_dat,
 )
+from sudoku_lens.read.kinds import HANDWRITTEN, PRINTED, kinds_text
 
 DATA = Path(__file__).parents[1].parent / "shared" / "data" / "wicht-v2-train"
 

@@ -45,7 +45,7 @@ def photo_set(folder: Path, numbers: list[int]) -> list[Path]:
 
 class FakeReading:
     def __init__(self, grid: str) -> None:
-        self.givens = np.array([int(c) for c in grid], np.uint8).reshape(9, 9)
+        self.grid = np.array([int(c) for c in grid], np.uint8).reshape(9, 9)
 
 
 @pytest.fixture

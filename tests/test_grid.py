@@ -206,4 +206,4 @@ def test_hairline_rules_beside_bold_digits_are_cut_along_the_rules(seed: int) ->
     photo = place_in_scene(
         grid_image, rng, "easy", puzzle=givens, solution=solution, style=HAIRLINES, rotation=0
     )
-    np.testing.assert_array_equal(read_photo(photo.image).givens, givens)
+    np.testing.assert_array_equal(read_photo(photo.image).grid, givens)

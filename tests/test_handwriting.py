@@ -7,13 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, NOTES, PRINTED
 from sudoku_lens.synth import random_puzzle, render_grid
 from sudoku_lens.synth.handwriting import (
-    EMPTY,
-    HANDWRITTEN,
-    NOTES,
     PENS,
-    PRINTED,
     elastic,
     fill_in,
     stroke_digit,

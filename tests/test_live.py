@@ -175,7 +175,7 @@ def test_the_drawn_answer_reads_back_as_the_solution(run: Run) -> None:
     for i in range(21):
         result = solver.process(video.frame(i))
     assert result.drawn
-    np.testing.assert_array_equal(read_image(result.frame).givens, video.solutions[0])
+    np.testing.assert_array_equal(read_image(result.frame).grid, video.solutions[0])
 
 
 def test_the_answer_is_drawn_at_the_printed_digits_height(
@@ -215,7 +215,7 @@ def test_a_puzzle_without_a_unique_answer_is_reported_not_drawn(
         about what live mode does with a puzzle that has no answer, not about reading it."""
         reading = real_read(frame)
         sure = np.eye(10, dtype=np.float32)[broken]
-        return replace(reading, givens=broken.copy(), probabilities=sure)
+        return replace(reading, grid=broken.copy(), probabilities=sure)
 
     monkeypatch.setattr(live_solver, "read_image", read_exactly)
     rng = np.random.default_rng(21)
@@ -346,7 +346,7 @@ def test_a_read_that_misses_a_printed_digit_is_not_drawn(
         if len(calls) < 4:
             givens[tuple(np.argwhere(givens > 0)[0])] = 0
         calls.append(1)
-        return replace(reading, givens=givens, probabilities=np.eye(10, dtype=np.float32)[givens])
+        return replace(reading, grid=givens, probabilities=np.eye(10, dtype=np.float32)[givens])
 
     monkeypatch.setattr(live_solver, "read_image", read_missing_one)
     solver = LiveSolver(LiveSettings(banner=False))

@@ -54,7 +54,7 @@ def read_back(result: PhotoSolution, difficulty: str) -> np.ndarray:
     check is that they are legible and in the right cells, not where the grid is.
     """
     if difficulty != "hard":
-        return read_photo(result.image).givens
+        return read_photo(result.image).grid
     _, probabilities = orient(cut_grid(result.image, result.reading.location.lattice).cells)
     return probabilities.argmax(axis=2)
 
@@ -68,7 +68,7 @@ def test_generated_photo_is_solved_and_the_answer_reads_back(seed: int, difficul
 
     result = solve_photo(photo.image)
 
-    assert result.status is Status.SOLVED, f"read:\n{result.reading.givens}"
+    assert result.status is Status.SOLVED, f"read:\n{result.reading.grid}"
     np.testing.assert_array_equal(result.solution, photo.solution)
     assert result.image.shape == photo.image.shape
     np.testing.assert_array_equal(read_back(result, difficulty), photo.solution)
@@ -81,7 +81,7 @@ def test_solved_picture_of_the_bundled_example_reads_back_to_the_full_solution()
     result = solve_photo(example)
 
     assert result.solution is not None
-    np.testing.assert_array_equal(read_photo(result.image).givens, result.solution)
+    np.testing.assert_array_equal(read_photo(result.image).grid, result.solution)
 
 
 def test_json_summary_follows_the_contract() -> None:
@@ -121,7 +121,7 @@ def test_unsolvable_puzzle_is_reported_with_the_outline(line: str, status: Statu
 
     result = solve_photo(image)
 
-    np.testing.assert_array_equal(result.reading.givens, puzzle)
+    np.testing.assert_array_equal(result.reading.grid, puzzle)
     assert result.status is status
     assert result.solution is None
     assert result.corrected_cells == []
@@ -213,7 +213,7 @@ def test_real_photos_are_read_exactly_solved_and_drawn(wicht_data: Path) -> None
     for path in photos:
         truth = truth_grid(path)
         result = solve_photo(path)
-        np.testing.assert_array_equal(result.reading.givens, truth, err_msg=path.name)
+        np.testing.assert_array_equal(result.reading.grid, truth, err_msg=path.name)
         assert result.status is Status.SOLVED, path.name
         assert result.corrected_cells == [], path.name
         assert_valid_solution(truth, result.solution)

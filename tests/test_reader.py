@@ -37,7 +37,7 @@ def test_synthetic_grid_in_every_orientation(turns: int) -> None:
     reading = read_photo(image)
     assert isinstance(reading, Reading)
     assert reading.rotation == (360 - 90 * turns) % 360
-    read = "".join(str(v) for v in reading.givens.ravel())
+    read = "".join(str(v) for v in reading.grid.ravel())
     assert sum(a != b for a, b in zip(read, PUZZLE, strict=True)) <= 3
     assert np.linalg.norm(reading.corners - turned, axis=1).max() < 3.0
 
@@ -55,8 +55,8 @@ def test_real_photos_are_read_exactly(wicht_data: Path, name: str, rotation: int
     photo = wicht_data / name
     reading = read_photo(photo)
     assert reading.rotation == rotation
-    assert np.array_equal(reading.givens, truth_grid(photo))
-    assert reading.givens.dtype == np.uint8 and reading.givens.shape == (9, 9)
+    assert np.array_equal(reading.grid, truth_grid(photo))
+    assert reading.grid.dtype == np.uint8 and reading.grid.shape == (9, 9)
     assert reading.probabilities.shape == (9, 9, 10)
     assert np.allclose(reading.probabilities.sum(axis=2), 1.0, atol=1e-3)
     assert reading.confidence.shape == (9, 9)
@@ -69,7 +69,7 @@ def test_turned_photo_reads_the_same_with_matching_corners(wicht_data: Path) -> 
     upright = read_photo(image)
     turned_image = np.ascontiguousarray(np.rot90(image, 1))
     turned = read_photo(turned_image)
-    assert np.array_equal(turned.givens, upright.givens)
+    assert np.array_equal(turned.grid, upright.grid)
     assert turned.rotation == 90
     height = image.shape[0]
     width = image.shape[1]
@@ -84,8 +84,8 @@ def test_path_bytes_and_array_sources_agree(wicht_data: Path) -> None:
     from_path = read_photo(photo)
     from_bytes = read_photo(photo.read_bytes())
     from_array = read_photo(cv2.imread(str(photo)))
-    assert np.array_equal(from_path.givens, from_bytes.givens)
-    assert np.array_equal(from_path.givens, from_array.givens)
+    assert np.array_equal(from_path.grid, from_bytes.grid)
+    assert np.array_equal(from_path.grid, from_array.grid)
     assert np.allclose(from_path.corners, from_array.corners)
 
 
@@ -102,14 +102,24 @@ def test_a_decoded_image_is_read_as_it_is() -> None:
     reading = read_image(image)
     assert reading.image is image, "read_image keeps the caller's array: no second decode"
     assert set(reading.timings) == {"grid", "cells", "digits", "total"}
-    np.testing.assert_array_equal(reading.givens, read_photo(image).givens)
+    np.testing.assert_array_equal(reading.grid, read_photo(image).grid)
 
 
 def test_reading_json_has_lines_rounded_corners_and_81_confidences() -> None:
     reading = read_photo(photograph(np.array(VIEWS["frontal"], np.float32)))
     summary = reading.to_json()
-    assert set(summary) == {"grid", "corners", "rotation", "confidences", "seconds"}
-    assert summary["grid"] == "".join(str(v) for v in reading.givens.ravel())
+    assert set(summary) == {
+        "grid",
+        "kinds",
+        "givens",
+        "corners",
+        "rotation",
+        "confidences",
+        "seconds",
+    }
+    assert summary["grid"] == "".join(str(v) for v in reading.grid.ravel())
+    assert summary["kinds"] == "".join(".p"[int(v > 0)] for v in reading.grid.ravel())
+    assert summary["givens"] == summary["grid"], "a printed puzzle: every digit is a given"
     assert summary["corners"] == [[round(float(v), 1) for v in p] for p in reading.corners]
     assert len(summary["confidences"]) == 81 and min(summary["confidences"]) > 0.5
     assert summary["rotation"] == 0

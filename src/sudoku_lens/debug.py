@@ -233,7 +233,7 @@ def cells_picture(
             tile[:side, :side] = cv2.cvtColor(raw, cv2.COLOR_GRAY2BGR)
             tile[:side, side + 2 :] = cv2.cvtColor(seen, cv2.COLOR_GRAY2BGR)
             cv2.rectangle(tile, (side + 2, 0), (tile_w - 1, side - 1), GREY, 1)
-            digit = int(reading.givens[r, c])
+            digit = int(reading.grid[r, c])
             confidence = float(reading.confidence[r, c])
             text = f"{digit if digit else '-'} {confidence:.2f}"
             cv2.putText(

@@ -57,7 +57,7 @@ class PhotoSolution:
         """
         return {
             "grid": grid_json(self.grid),
-            "read": grid_json(self.reading.givens),
+            "read": grid_json(self.reading.grid),
             "solution": grid_json(self.solution),
             "status": str(self.status.value),
             "corrected_cells": [[int(r), int(c)] for r, c in self.corrected_cells],
@@ -96,10 +96,10 @@ def answer_reading(reading: Reading, *, grid: Any = None) -> Answer:
         outcome = solve(puzzle)
         status, solution = outcome.status, outcome.grid
         corrected = [
-            (int(r), int(c)) for r, c in zip(*np.nonzero(puzzle != reading.givens), strict=True)
+            (int(r), int(c)) for r, c in zip(*np.nonzero(puzzle != reading.grid), strict=True)
         ]
     else:
-        fixed = repair(reading.probabilities, reading.givens)
+        fixed = repair(reading.probabilities, reading.grid)
         puzzle, status, solution = fixed.grid, fixed.status, fixed.solution
         corrected = fixed.changed_cells
     height = printed_digit_height(reading) if solution is not None else DEFAULT_DIGIT_HEIGHT

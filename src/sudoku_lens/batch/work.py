@@ -172,6 +172,7 @@ def _photo_record(unit: PhotoUnit, rated: bool) -> Record:
     """Read, solve and (when asked) draw one photo."""
     from sudoku_lens.pipeline import solve_photo
     from sudoku_lens.puzzle import format_line
+    from sudoku_lens.read.kinds import kinds_text
 
     start = time.perf_counter()
     try:
@@ -183,6 +184,7 @@ def _photo_record(unit: PhotoUnit, rated: bool) -> Record:
         return _error_record(unit.source, None, "photo", None, str(exc), seconds)
     grid = format_line(result.grid)
     givens = format_line(result.reading.givens)
+    kinds = kinds_text(result.reading.kinds)
     status = result.status.value
     rating, level = _rating(grid, status, rated)
     return Record(
@@ -190,7 +192,7 @@ def _photo_record(unit: PhotoUnit, rated: bool) -> Record:
         line=None,
         kind="photo",
         grid=grid,
-        kinds="".join("." if digit == "0" else "p" for digit in givens),
+        kinds=kinds,
         givens=givens,
         solution=None if result.solution is None else format_line(result.solution),
         status=status,

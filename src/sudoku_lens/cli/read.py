@@ -47,5 +47,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(reading.to_json()))
     else:
-        print(format_grid(reading.givens))
+        print(format_grid(reading.grid))
     return 0

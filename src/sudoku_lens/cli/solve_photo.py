@@ -173,18 +173,18 @@ def _report(result: PhotoSolution, output: Path | None, debug: str | None) -> st
     if result.solution is not None:
         lines = [
             _side_by_side(
-                format_grid(result.reading.givens),
+                format_grid(result.reading.grid),
                 format_grid(result.solution),
                 read_title,
                 "solution:",
             )
         ]
     else:
-        lines = [read_title, format_grid(result.reading.givens)]
+        lines = [read_title, format_grid(result.reading.grid)]
     if result.corrected_cells:
         lines.append(f"corrected {len(result.corrected_cells)} misread cell(s):")
         for r, c in result.corrected_cells:
-            was, now = int(result.reading.givens[r, c]), int(result.grid[r, c])
+            was, now = int(result.reading.grid[r, c]), int(result.grid[r, c])
             lines.append(
                 f"  row {r + 1}, column {c + 1}: read {was or 'empty'}, now {now or 'empty'}"
             )

@@ -300,7 +300,7 @@ class LiveSolver:
             reading = read_image(frame)
         except GridNotFoundError:
             return None
-        if int(np.count_nonzero(reading.givens)) < _MIN_GIVENS:
+        if int(np.count_nonzero(reading.grid)) < _MIN_GIVENS:
             return None
         answer = answer_reading(reading)
         corners = np.asarray(reading.corners, np.float32).reshape(4, 2)

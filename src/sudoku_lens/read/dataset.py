@@ -16,16 +16,10 @@ from pathlib import Path
 import numpy as np
 
 from sudoku_lens.errors import SudokuLensError
+from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, PRINTED
 
 SPLITS = ("all", "val", "train")
 
-KIND_NAMES = ("empty", "printed", "handwritten", "notes")
-"""Cell kinds, by index: empty, a printed digit, a handwritten digit, pencil notes."""
-
-KIND_CHARS = ".phn"
-"""One character per kind, by index (as in `read --json`'s "kinds")."""
-
-EMPTY, PRINTED, HANDWRITTEN, NOTES = range(4)
 
 
 class DatasetError(SudokuLensError, ValueError):
@@ -77,7 +71,7 @@ def in_split(path: str | Path, split: str) -> bool:
 
 
 def kind_labels(digits: np.ndarray, printed: np.ndarray | None) -> np.ndarray:
-    """Kinds (9x9 int64, see KIND_NAMES) of a photo's cells from its digits and printed givens.
+    """Kinds (9x9 int64, see `read.kinds`) of a photo's cells from its digits and printed givens.
 
     `printed` is the printed-only grid of the same puzzle (None: every digit is printed). A cell
     with a printed given is printed; any other digit is handwritten; the rest is empty.
@@ -104,8 +98,3 @@ def photo_kinds(photo: str | Path, givens_dir: str | Path | None) -> np.ndarray 
     if not printed.is_file():
         return None
     return kind_labels(digits, read_dat(printed))
-
-
-def kinds_text(kinds: np.ndarray) -> str:
-    """81 characters of KIND_CHARS for a 9x9 array of kind indices."""
-    return "".join(KIND_CHARS[int(k)] for k in np.asarray(kinds).ravel())

@@ -170,7 +170,7 @@ def evaluate_photo(path: str | Path, name: str | None = None) -> PhotoResult:
     except Exception as exc:  # noqa: BLE001 - recorded per photo, see docstring
         message = str(exc) if isinstance(exc, SudokuLensError) else f"{type(exc).__name__}: {exc}"
         return PhotoResult(str(name or path), expected, None, time.perf_counter() - start, message)
-    read = "".join(str(int(v)) for v in reading.givens.ravel())
+    read = "".join(str(int(v)) for v in reading.grid.ravel())
     return PhotoResult(str(name or path), expected, read, time.perf_counter() - start)
 
 

@@ -16,14 +16,19 @@ from sudoku_lens.puzzle import grid_json
 from sudoku_lens.read.digits import orient
 from sudoku_lens.read.grid import GridLocation, GridSearch, locate_grid
 from sudoku_lens.read.image_io import load_image
+from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, PRINTED, kinds_text
 
 
 @dataclass(frozen=True)
 class Reading:
     """What was read from one photo, with the puzzle turned upright."""
 
-    givens: np.ndarray
-    """(9, 9) uint8 digits of the upright puzzle, 0 for an empty cell."""
+    grid: np.ndarray
+    """(9, 9) uint8 every digit read in the upright puzzle, printed or handwritten; 0 for an
+    empty cell and for pencil notes."""
+    kinds: np.ndarray
+    """(9, 9) uint8 kind of each upright cell: an index of `read.kinds.KIND_NAMES` (empty,
+    printed, handwritten, pencil notes)."""
     probabilities: np.ndarray
     """(9, 9, 10) float32 class probabilities per upright cell (class 0 = empty)."""
     corners: np.ndarray
@@ -40,16 +45,29 @@ class Reading:
     """The grid as found in the image (not turned upright): cells, rectified grid, lattice."""
 
     @property
+    def givens(self) -> np.ndarray:
+        """(9, 9) uint8 the printed digits only: the puzzle as published, 0 elsewhere."""
+        return np.where(self.kinds == PRINTED, self.grid, 0).astype(np.uint8)
+
+    @property
+    def entries(self) -> np.ndarray:
+        """(9, 9) uint8 the handwritten digits only: the person's own entries, 0 elsewhere."""
+        return np.where(self.kinds == HANDWRITTEN, self.grid, 0).astype(np.uint8)
+
+    @property
     def confidence(self) -> np.ndarray:
         """(9, 9) probability of the chosen class of each upright cell."""
         return self.probabilities.max(axis=2)
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready summary, as `sudoku-lens read --json` prints it: `grid` (81-character line,
-        '0' for empty), `corners` (see `corners_json`), `rotation`, `confidences` (81 values, row
-        by row) and `seconds`."""
+        """JSON-ready summary, as `sudoku-lens read --json` prints it: `grid` (81 characters,
+        every digit read, '0' for empty cells and pencil notes), `kinds` (81 characters of
+        `KIND_CHARS`), `givens` (the printed digits only), `corners` (see `corners_json`),
+        `rotation`, `confidences` (81 values, row by row) and `seconds`."""
         return {
-            "grid": grid_json(self.givens),
+            "grid": grid_json(self.grid),
+            "kinds": kinds_text(self.kinds),
+            "givens": grid_json(self.givens),
             "corners": corners_json(self.corners),
             "rotation": int(self.rotation),
             "confidences": [round(float(v), 3) for v in self.confidence.ravel()],
@@ -91,8 +109,10 @@ def _read(image_bgr: np.ndarray, timings: dict[str, float], trace: GridSearch | 
     timings["digits"] = time.perf_counter() - start
     timings["total"] = sum(timings.values())
     probabilities = np.ascontiguousarray(probabilities, dtype=np.float32)
+    grid = probabilities.argmax(axis=2).astype(np.uint8)
     return Reading(
-        givens=probabilities.argmax(axis=2).astype(np.uint8),
+        grid=grid,
+        kinds=np.where(grid > 0, PRINTED, EMPTY).astype(np.uint8),
         probabilities=probabilities,
         corners=upright_corners(location.corners, turns),
         rotation=90 * turns,

@@ -7,7 +7,7 @@ shapes, drawn with a varying nib), elastically distorted, sometimes cramped smal
 cell's border; small pencil candidates in a 3x3 layout in some empty cells; and, on request,
 entries that differ from the solution. `synth_filled_photo` photographs the result as
 `synth_photo` does. The truth says, per cell, the digit written, its kind (0 empty, 1 printed,
-2 handwritten, 3 pencil notes, as `sudoku_lens.read.dataset.KIND_NAMES`) and which entries are
+2 handwritten, 3 pencil notes, as `sudoku_lens.read.kinds.KIND_NAMES`) and which entries are
 mistakes.
 """
 
@@ -20,11 +20,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, NOTES, PRINTED
 from sudoku_lens.synth.puzzles import random_puzzle
 from sudoku_lens.synth.render import random_style, render_grid
 from sudoku_lens.synth.scene import SyntheticPhoto, place_in_scene
-
-EMPTY, PRINTED, HANDWRITTEN, NOTES = range(4)
 
 
 @dataclass(frozen=True)
