@@ -31,7 +31,7 @@ from sudoku_lens.read.digits import SIZE, DigitClassifier, orient, prepare_cells
 from sudoku_lens.train.fonts import find_fonts, opencv_digit_glyphs, render_digit_glyphs
 from sudoku_lens.train.model import DigitNet, export_onnx
 from sudoku_lens.train.photos import Photo, cut_cells, load_photos
-from sudoku_lens.train.quantize import quantize_model
+from sudoku_lens.train.quantize import CALIBRATION_CELLS, quantize_model
 from sudoku_lens.train.synth_cells import sheet_style, synth_cell
 
 Log = Callable[[str], None]
@@ -219,7 +219,8 @@ def evaluate(photos: list[Photo], rotations: dict[Path, int], clf: DigitClassifi
 
 def _export(net: nn.Module, data: Dataset, real: Dataset, out: Path, log: Log) -> DigitClassifier:
     """Export `net` to ONNX, check it against PyTorch, and write its 8-bit version to `out`
-    (calibrated on the photo cells in all four turns, as the reader feeds them)."""
+    (calibrated on the photo cells in all four turns, as the reader feeds them; on all the
+    training cells when there are few photos)."""
     with tempfile.TemporaryDirectory() as tmp:
         float_model = Path(tmp) / "digits-float.onnx"
         export_onnx(net, float_model)
@@ -228,7 +229,8 @@ def _export(net: nn.Module, data: Dataset, real: Dataset, out: Path, log: Log) -
         gap = float(np.abs(exact.predict_prepared(check) - _predict_fn(net)(check)).max())
         if gap > 1e-4:
             raise SudokuLensError(f"ONNX export disagrees with PyTorch (max difference {gap:.2e})")
-        turned = [np.rot90(real.images[k::16], -k, axes=(1, 2)) for k in range(4)]
+        cells = real.images if len(real) >= 16 * CALIBRATION_CELLS else data.images
+        turned = [np.rot90(cells[k::4], -k, axes=(1, 2)) for k in range(4)]
         quantize_model(float_model, out, np.concatenate(turned))
         sample = real.images[1::16]
         same = np.mean(
