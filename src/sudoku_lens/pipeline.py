@@ -313,6 +313,7 @@ def draw_outline(
     return out
 
 
-def default_output_path(photo: str | os.PathLike[str]) -> Path:
-    """`<stem>-solved.png` in the current directory for a photo at `photo`."""
-    return Path(f"{Path(photo).stem}-solved.png")
+def default_output_path(photo: str | os.PathLike[str], suffix: str = "solved") -> Path:
+    """`<stem>-<suffix>.png` (by default `<stem>-solved.png`) in the current directory for a
+    photo at `photo`."""
+    return Path(f"{Path(photo).stem}-{suffix}.png")
