@@ -236,3 +236,26 @@ def test_solve_photo_reports_and_draws_the_check(
     checked = solve_photo(sample.photo.image, check_only=True)
     assert checked.check_only and checked.wrong_entries == result.wrong_entries
     assert not np.array_equal(checked.image, result.image)
+
+
+def test_a_photo_hint_continues_from_the_right_entries_and_reports_the_wrong(
+    sample: SyntheticFilledPhoto, reading: Reading, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sudoku_lens.hints import hint_photo
+    from sudoku_lens.read import reader
+
+    monkeypatch.setattr(reader, "read_photo", lambda source: reading)
+    found = hint_photo(sample.photo.image)
+    values = np.asarray(found.state.values).reshape(9, 9)
+    right = (reading.kinds == HANDWRITTEN) & ~sample.filled.mistakes
+    np.testing.assert_array_equal(values[right], sample.photo.solution[right])
+    assert not values[sample.filled.mistakes].any()
+    assert found.wrong_entries == [int(r * 9 + c) for r, c in np.argwhere(sample.filled.mistakes)]
+    assert found.step is not None
+    # an entry taken from an earlier hint wins over the wrong one read in its cell
+    (r, c) = np.argwhere(sample.filled.mistakes)[0]
+    taken = np.zeros((9, 9), np.uint8)
+    taken[r, c] = sample.photo.solution[r, c]
+    again = hint_photo(sample.photo.image, entries=taken)
+    assert int(r * 9 + c) not in again.wrong_entries
+    assert np.asarray(again.state.values).reshape(9, 9)[r, c] == sample.photo.solution[r, c]
