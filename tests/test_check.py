@@ -259,3 +259,38 @@ def test_a_photo_hint_continues_from_the_right_entries_and_reports_the_wrong(
     again = hint_photo(sample.photo.image, entries=taken)
     assert int(r * 9 + c) not in again.wrong_entries
     assert np.asarray(again.state.values).reshape(9, 9)[r, c] == sample.photo.solution[r, c]
+
+
+@pytest.mark.parametrize("check_only", [False, True])
+def test_live_mode_marks_wrong_entries_on_the_moving_page(
+    sample: SyntheticFilledPhoto,
+    reading: Reading,
+    monkeypatch: pytest.MonkeyPatch,
+    check_only: bool,
+) -> None:
+    from sudoku_lens.live import LiveSettings, LiveSolver
+    from sudoku_lens.live import solver as live_solver
+
+    monkeypatch.setattr(
+        live_solver, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
+    )
+    solver = LiveSolver(LiveSettings(banner=False, check_only=check_only))
+    frame = sample.photo.image
+    results = [solver.process(frame) for _ in range(4)]
+    last = results[-1]
+    assert last.state.value == "solved" and last.drawn
+    assert last.wrong_entries == expected_wrong(sample)
+    assert last.to_json()["wrong_entries"] == [e.to_json() for e in expected_wrong(sample)]
+    wrong = {entry.cell for entry in last.wrong_entries}
+    for r, c in np.argwhere(reading.kinds == HANDWRITTEN):
+        box = cell_box(reading, r, c, 0.3)
+        if (r, c) in wrong:
+            assert red_pixels(last.frame[box]) > red_pixels(frame[box]) + 50
+        else:
+            assert np.abs(last.frame[box].astype(int) - frame[box]).max() <= 2, (r, c)
+    empty = [tuple(rc) for rc in np.argwhere(reading.kinds == EMPTY)]
+    changed = [
+        not np.array_equal(last.frame[b], frame[b])
+        for b in (cell_box(reading, r, c, 0.2) for r, c in empty)
+    ]
+    assert not any(changed) if check_only else all(changed)

@@ -283,6 +283,10 @@ class LiveFrameResult(BaseModel):
     )
     puzzle: str | None = Field(description="81 characters read, 0 for empty")
     solution: str | None = Field(description="81 characters, or null")
+    entries: str | None = Field(
+        description="the person's handwritten entries checked (0 elsewhere), or null"
+    )
+    wrong_entries: list[WrongEntry] = Field(description="entries that differ from the solution")
     width: int
     height: int
     seconds: float

@@ -677,8 +677,10 @@ function drawOverlay(ctx, result, scale) {
   ctx.textBaseline = "middle";
   ctx.font = "bold 72px system-ui, sans-serif";
   ctx.lineJoin = "round";
+  const wrong = new Map((result.wrong_entries || []).map((e) => [cellIndex(e.cell), e.expected]));
   for (let i = 0; i < 81; i += 1) {
-    if (result.puzzle[i] !== "0") continue;
+    const entry = result.entries && result.entries[i] !== "0";
+    if (result.puzzle[i] !== "0" || (entry && !wrong.has(i))) continue;
     const r = Math.floor(i / 9);
     const c = i % 9;
     const [cx, cy] = map(c + 0.5, r + 0.5);
@@ -688,6 +690,19 @@ function drawOverlay(ctx, result, scale) {
     const [tx, ty] = map(c + 0.5, r);
     // One cell is 100 units wide in this local frame, so the 72 px font fills about 3/4 of it.
     ctx.setTransform((rx - lx) / 100, (ry - ly) / 100, (bx - tx) / 100, (by - ty) / 100, cx, cy);
+    if (entry) {
+      // A wrong entry: a red ring around the person's digit, the right digit small beside it.
+      ctx.lineWidth = 6;
+      ctx.strokeStyle = "#d7261e";
+      ctx.beginPath();
+      ctx.arc(0, 0, 37, 0, 2 * Math.PI);
+      ctx.stroke();
+      ctx.font = "bold 30px system-ui, sans-serif";
+      ctx.fillStyle = "#d7261e";
+      ctx.fillText(String(wrong.get(i)), 36, -34);
+      ctx.font = "bold 72px system-ui, sans-serif";
+      continue;
+    }
     ctx.lineWidth = 14;
     ctx.strokeStyle = "rgba(255, 255, 255, 0.85)";
     ctx.strokeText(result.solution[i], 0, 4);
