@@ -7,6 +7,7 @@ with a message naming the missing folder where it is absent.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +18,9 @@ import pytest
 
 from sudoku_lens.puzzle import grid_from_line
 from sudoku_lens.read.evaluate import read_dat
+from sudoku_lens.read.kinds import HANDWRITTEN, NOTES
+from sudoku_lens.read.reader import Reading, read_image
+from sudoku_lens.synth.handwriting import SyntheticFilledPhoto
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = Path(__file__).parents[1].parent / "shared" / "data"
@@ -66,3 +70,24 @@ def load_benchmark(name: str) -> ModuleType:
 def backtracking() -> Callable[..., str | None]:
     """The classic tutorial backtracking solver the solver benchmark compares against."""
     return load_benchmark("backtrack").solve_backtracking
+
+
+def truth_reading(sample: SyntheticFilledPhoto, reading: Reading | None = None) -> Reading:
+    """The reading of a generated hand-filled photo with the generator's truth for its person:
+    the true kind of every cell, and each handwritten digit read as written with probability
+    0.95 (the digit model's usual confidence). Printed and empty cells stay as the reader read
+    them. Stands in for a kinds classifier when testing what is done with the kinds."""
+    reading = reading if reading is not None else read_image(sample.photo.image)
+    filled = sample.filled
+    hand = filled.kinds == HANDWRITTEN
+    probabilities = reading.probabilities.copy()
+    probabilities[hand] = 0.05 / 9
+    rows, cols = np.nonzero(hand)
+    probabilities[rows, cols, filled.digits[hand]] = 0.95
+    grid = np.where(hand, filled.digits, np.where(filled.kinds == NOTES, 0, reading.grid))
+    return dataclasses.replace(
+        reading,
+        grid=grid.astype(np.uint8),
+        kinds=filled.kinds.copy(),
+        probabilities=probabilities,
+    )

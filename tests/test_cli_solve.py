@@ -231,3 +231,9 @@ def test_a_named_pipe_is_refused_without_waiting_on_it(capsys, tmp_path: Path) -
     os.mkfifo(fifo)
     code, _, err = run([str(fifo)], capsys)
     assert code == 2 and err == f"sudoku-lens: error: {fifo} is not a file of puzzles\n"
+
+
+def test_check_applies_to_photos_only(capsys) -> None:
+    code, out, err = run([EASY, "--check"], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("sudoku-lens: error: --check applies to photos only")

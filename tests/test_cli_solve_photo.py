@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from pathlib import Path
 
@@ -10,11 +11,15 @@ import cv2
 import numpy as np
 import pytest
 
+from conftest import truth_reading
+from sudoku_lens import pipeline
 from sudoku_lens.cli.solve_photo import add_photo_arguments, looks_like_image, run_photo
 from sudoku_lens.errors import GridNotFoundError, ImageError, SudokuLensError
 from sudoku_lens.puzzle import format_grid, grid_from_line
+from sudoku_lens.read.kinds import HANDWRITTEN, PRINTED
 from sudoku_lens.solve import count_solutions
 from sudoku_lens.synth import place_in_scene, render_grid
+from sudoku_lens.synth.handwriting import SyntheticFilledPhoto, synth_filled_photo
 
 MAGIC = {
     "jpeg": b"\xff\xd8\xff\xe0\x00\x10JFIF\x00",
@@ -186,3 +191,117 @@ def test_unwritable_output_is_refused_before_reading(tmp_path: Path) -> None:
         run_photo(parse([str(photo), "-o", str(tmp_path / "nowhere" / "out.png")]))
     with pytest.raises(SudokuLensError, match=r"\.png or \.jpg"):
         run_photo(parse([str(photo), "-o", str(tmp_path / "out.unknown")]))
+
+
+@pytest.fixture(scope="module")
+def filled_sample() -> SyntheticFilledPhoto:
+    return synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)
+
+
+def read_as_filled(
+    monkeypatch: pytest.MonkeyPatch, sample: SyntheticFilledPhoto, tmp_path: Path
+) -> Path:
+    """Save the sample's photo; make the pipeline read it with the generator's kinds (until the
+    reader tells handwriting from print)."""
+    reading = truth_reading(sample)
+    monkeypatch.setattr(
+        pipeline, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
+    )
+    path = tmp_path / "filled.png"
+    cv2.imwrite(str(path), sample.photo.image)
+    return path
+
+
+def wrong_lines(sample: SyntheticFilledPhoto) -> list[str]:
+    cells = np.argwhere(sample.filled.mistakes)
+    return [
+        f"r{r + 1}c{c + 1}: written {sample.filled.digits[r, c]}, "
+        f"should be {sample.photo.solution[r, c]}"
+        for r, c in cells
+    ]
+
+
+def test_wrong_entries_are_named_and_exit_1(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    filled_sample: SyntheticFilledPhoto,
+) -> None:
+    photo = read_as_filled(monkeypatch, filled_sample, tmp_path)
+    out = tmp_path / "answer.png"
+
+    assert run_photo(parse([str(photo), "-o", str(out)])) == 1
+
+    captured = capsys.readouterr()
+    assert "3 of" in captured.out and "entries wrong:" in captured.out
+    for line in wrong_lines(filled_sample):
+        assert line in captured.out
+    assert "3 handwritten entries are wrong" in captured.err
+    assert "wrote the solved photo" in captured.out and out.is_file()
+
+
+def test_check_marks_mistakes_only_and_json_lists_them(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    filled_sample: SyntheticFilledPhoto,
+) -> None:
+    photo = read_as_filled(monkeypatch, filled_sample, tmp_path)
+    solved, checked = tmp_path / "solved.png", tmp_path / "checked.png"
+    assert run_photo(parse([str(photo), "-o", str(solved)])) == 1
+    capsys.readouterr()
+
+    assert run_photo(parse([str(photo), "--check", "--json", "-o", str(checked)])) == 1
+
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["status"] == "solved"
+    assert summary["unsure_entries"] == []
+    assert [
+        f"{e['cell']}: written {e['written']}, should be {e['expected']}"
+        for e in summary["wrong_entries"]
+    ] == wrong_lines(filled_sample)
+    assert set(summary["kinds"]) == set(".phn")
+    # The checked picture has the marks but none of the answer's blue digits.
+    blue = [
+        int((img[..., 0].astype(int) - img[..., 2] > 120).sum())
+        for img in (cv2.imread(str(solved)), cv2.imread(str(checked)), filled_sample.photo.image)
+    ]
+    assert blue[0] > blue[2] + 500 and abs(blue[1] - blue[2]) < 50
+
+
+def test_right_entries_exit_0_and_check_writes_its_default_picture(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sample = synth_filled_photo(8, "easy", mistakes=0, rotation=0)
+    photo = read_as_filled(monkeypatch, sample, tmp_path)
+    monkeypatch.chdir(tmp_path)
+
+    assert run_photo(parse([str(photo), "--check"])) == 0
+
+    printed = capsys.readouterr().out
+    assert "handwritten entries checked are right" in printed
+    assert "wrote the photo with the wrong entries marked" in printed
+    assert (tmp_path / "filled-checked.png").is_file()
+
+
+def test_givens_alone_without_one_answer_are_reported(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    filled_sample: SyntheticFilledPhoto,
+) -> None:
+    reading = truth_reading(filled_sample)
+    kinds = reading.kinds.copy()
+    kinds[kinds == PRINTED] = HANDWRITTEN  # nothing printed is left: every solution fits
+    monkeypatch.setattr(
+        pipeline, "read_image", lambda image, **_: dataclasses.replace(reading, kinds=kinds)
+    )
+    photo = tmp_path / "filled.png"
+    cv2.imwrite(str(photo), filled_sample.photo.image)
+
+    assert run_photo(parse([str(photo), "--json"])) == 1
+
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["status"] == "several solutions"
+    assert "printed givens read from" in captured.err
+    assert "handwritten entries are not givens" in captured.err

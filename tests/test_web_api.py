@@ -124,7 +124,8 @@ def test_read_returns_the_givens_corners_and_confidences(client, photo):
     response = post_photo(client, "/api/read", data)
     assert response.status_code == 200, response.text
     body = response.json()
-    assert body["grid"] == format_line(shot.puzzle)
+    assert body["grid"] == body["givens"] == format_line(shot.puzzle)
+    assert body["kinds"] == "".join("p" if d else "." for d in shot.puzzle.ravel())
     assert body["rotation"] == 0
     assert len(body["confidences"]) == 81
     assert np.allclose(body["corners"], shot.corners, atol=12)
@@ -140,6 +141,8 @@ def test_solve_returns_the_solution_and_the_drawn_photo(client, photo):
     assert body["grid"] == format_line(shot.puzzle)
     assert body["solution"] == format_line(shot.solution)
     assert body["corrected_cells"] == []
+    assert body["wrong_entries"] == body["unsure_entries"] == [] and not body["check_only"]
+    assert body["givens"] == body["grid"]
     drawn = decode_data_url(body["image"])
     assert drawn.shape == shot.image.shape
     assert np.abs(drawn.astype(int) - shot.image.astype(int)).mean() > 0.5  # digits were drawn
@@ -292,10 +295,32 @@ def test_solve_grid_solves_with_the_cli_json_shape(client):
     response = client.post("/api/solve-grid", json={"puzzle": PUZZLE})
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"puzzle", "status", "solution", "guesses", "seconds"}
+    assert {"puzzle", "status", "solution", "guesses", "seconds"} <= set(body)
+    assert body["wrong_entries"] == body["unsure_entries"] == []
+    assert body["givens"] == PUZZLE
+    assert body["kinds"] == "".join("p" if d != "0" else "." for d in PUZZLE)
     assert body["status"] == "solved"
     assert body["solution"] == SOLUTION
     assert body["puzzle"] == PUZZLE
+
+
+def test_solve_grid_checks_the_entries_sent(client):
+    entries = ["0"] * 81
+    empty = [i for i, d in enumerate(PUZZLE) if d == "0"]
+    entries[empty[0]] = SOLUTION[empty[0]]
+    entries[empty[1]] = str(int(SOLUTION[empty[1]]) % 9 + 1)
+    body = client.post(
+        "/api/solve-grid", json={"puzzle": PUZZLE, "entries": "".join(entries)}
+    ).json()
+    r, c = divmod(empty[1], 9)
+    assert body["wrong_entries"] == [
+        {
+            "cell": f"r{r + 1}c{c + 1}",
+            "written": int(entries[empty[1]]),
+            "expected": int(SOLUTION[empty[1]]),
+        }
+    ]
+    assert body["kinds"][empty[0]] == body["kinds"][empty[1]] == "h"
 
 
 def test_solve_grid_reports_several_solutions(client):
@@ -462,7 +487,7 @@ def test_many_clients_at_once_are_all_served_by_a_bounded_pool(monkeypatch):
     lock = threading.Lock()
     pair = threading.Barrier(2, timeout=30)
 
-    def paired_grid(puzzle):
+    def paired_grid(puzzle, entries=None):
         nonlocal running, peak
         with lock:
             running += 1
@@ -476,6 +501,10 @@ def test_many_clients_at_once_are_all_served_by_a_bounded_pool(monkeypatch):
             "solution": SOLUTION,
             "guesses": 0,
             "seconds": 0.0,
+            "kinds": "." * 81,
+            "givens": format_line(puzzle),
+            "wrong_entries": [],
+            "unsure_entries": [],
         }
 
     monkeypatch.setattr(web_app, "_grid_json", paired_grid)
@@ -548,3 +577,46 @@ def test_serve_options_are_parsed():
         3,
         5.0,
     )
+
+
+def test_solve_reports_wrong_entries_and_check_only_draws_no_answers(client, monkeypatch):
+    import dataclasses
+
+    from conftest import truth_reading
+    from sudoku_lens import pipeline
+    from sudoku_lens.synth.handwriting import synth_filled_photo
+
+    sample = synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)
+    reading = truth_reading(sample)
+    monkeypatch.setattr(
+        pipeline, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
+    )
+    data = jpeg(sample.photo.image)
+    body = post_photo(client, "/api/solve", data).json()
+    mistakes = [(int(r), int(c)) for r, c in np.argwhere(sample.filled.mistakes)]
+    assert body["wrong_entries"] == [
+        {
+            "cell": f"r{r + 1}c{c + 1}",
+            "written": int(sample.filled.digits[r, c]),
+            "expected": int(sample.photo.solution[r, c]),
+        }
+        for r, c in mistakes
+    ]
+    assert body["unsure_entries"] == []
+    assert body["kinds"].count("h") == int((sample.filled.kinds == 2).sum())
+    assert body["givens"] == format_line(sample.photo.puzzle)
+
+    checked = post_photo(client, "/api/solve", data, check_only="true").json()
+    assert checked["check_only"] and checked["wrong_entries"] == body["wrong_entries"]
+    drawn, marked = decode_data_url(body["image"]), decode_data_url(checked["image"])
+    blue = [int((im[..., 0].astype(int) - im[..., 2] > 120).sum()) for im in (drawn, marked)]
+    assert blue[0] > blue[1] + 500
+
+    # entries sent by the page are checked instead of those read, with certainty
+    entries = ["0"] * 81
+    r, c = mistakes[0]
+    entries[r * 9 + c] = str(sample.photo.solution[r, c])
+    fixed = post_photo(
+        client, "/api/solve", data, grid=body["grid"], entries="".join(entries)
+    ).json()
+    assert fixed["wrong_entries"] == []

@@ -297,3 +297,49 @@ def test_hints_one_step_at_a_time_and_the_rating(page, photo):
     expect(page.locator("#grid input.hinted")).to_have_count(2)
     digits, _ = grid_state(page)
     assert all(d in ("0", s) for d, s in zip(digits, solution, strict=True))
+
+
+def test_handwritten_entries_are_shown_and_wrong_ones_marked(page, tmp_path, monkeypatch):
+    """The reader does not yet tell handwriting from print: the server reads this photo with
+    the generator's kinds, as a kinds classifier would."""
+    import dataclasses
+
+    from conftest import truth_reading
+    from sudoku_lens import pipeline
+    from sudoku_lens.synth.handwriting import synth_filled_photo
+
+    sample = synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)
+    reading = truth_reading(sample)
+    monkeypatch.setattr(
+        pipeline, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
+    )
+    path = tmp_path / "filled.jpg"
+    cv2.imwrite(str(path), sample.photo.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    upload(page, path)
+    expect(page.locator("#message")).to_contain_text("3 of your entries are wrong")
+    hand = [int(i) for i in np.flatnonzero(sample.filled.kinds == 2)]
+    wrong = [int(i) for i in np.flatnonzero(sample.filled.mistakes)]
+    classes = page.eval_on_selector_all("#grid input", "cells => cells.map(c => c.className)")
+    assert [i for i, c in enumerate(classes) if "handwritten" in c] == hand
+    assert [i for i, c in enumerate(classes) if "wrong" in c] == wrong
+    first = page.locator("#grid input").nth(wrong[0])
+    expected = str(sample.photo.solution.ravel()[wrong[0]])
+    assert first.get_attribute("title") == f"should be {expected}"
+    values, answers = grid_state(page)
+    digits = sample.filled.digits.ravel()
+    assert all(values[i] == str(digits[i]) for i in hand)
+    assert all(answers[i] != "0" for i in np.flatnonzero(sample.filled.kinds % 3 == 0))
+    page.screenshot(path=str(SHOTS / "sudoku-lens-web-check.png"), full_page=True)
+
+    page.check("#check-only")
+    expect(page.locator("#answer-caption")).to_contain_text("Checked in")
+    assert grid_state(page)[1] == "0" * 81  # no answers while checking only
+    assert "wrong" in first.get_attribute("class") and not first.get_attribute("title")
+
+    # correcting a wrong entry in the grid checks it again
+    first.click()
+    page.keyboard.press(expected)
+    expect(page.locator("#message")).to_contain_text("2 of your entries are wrong")
+    assert "wrong" not in first.get_attribute("class")
+    assert "handwritten" in first.get_attribute("class")
+    page.screenshot(path=str(SHOTS / "sudoku-lens-web-check-only.png"), full_page=True)

@@ -55,12 +55,13 @@ def solve_photo_with_pictures(
     directory: str | os.PathLike[str],
     *,
     grid: Any = None,
+    check_only: bool = False,
 ) -> PhotoSolution:
     """`solve_photo` that also writes the stage pictures into `directory`, also when no grid is
     found (then the pictures of the stages reached are written before the error is raised)."""
     trace = GridSearch()
     try:
-        photo = solve_photo(source, grid=grid, trace=trace)
+        photo = solve_photo(source, grid=grid, check_only=check_only, trace=trace)
     except GridNotFoundError:
         write_debug_pictures(directory, trace)
         raise

@@ -91,8 +91,11 @@ def hint_photo(
 
     The printed digits are the givens (repaired when they break the rules or leave several
     solutions); `grid` (anything `as_grid` accepts) replaces them, e.g. after the user corrected
-    the reading. `entries` (81 digits, 0 where none) are digits the person placed (handwritten,
-    or earlier hints): the right ones are placed, the wrong ones reported in `wrong_entries`.
+    the reading. The person's handwritten entries read from the photo are checked as
+    `answer_reading` does; `entries` (81 digits, 0 where none) are more digits the person placed
+    (earlier hints, or entries typed in), which win over those read. The right ones are placed,
+    the wrong ones left out and reported in `wrong_entries`; entries read too unclearly to check
+    are left out.
     `eliminations` are candidates already crossed out (`"r1c2<>5"`). Raises ImageError,
     GridNotFoundError, UnsolvablePuzzleError, UnknownTechniqueError or PuzzleFormatError.
     """
@@ -116,15 +119,18 @@ def hint_photo(
         )
     state = CandidateGrid.from_puzzle(answer.grid)
     solution = format_line(answer.solution)
+    unsure = {r * 9 + c for (r, c) in (entry.cell for entry in answer.unsure_entries)}
+    own = answer.entries.reshape(-1).tolist()
+    taken = as_grid(entries).reshape(-1).tolist() if entries is not None else [0] * 81
     wrong: list[int] = []
-    if entries is not None:
-        for cell, digit in enumerate(as_grid(entries).reshape(-1).tolist()):
-            if not digit or state.values[cell]:
-                continue
-            if ord(solution[cell]) - 48 == digit:
-                state.place(cell, digit)
-            else:
-                wrong.append(cell)
+    for cell in range(81):
+        digit = taken[cell] or own[cell]
+        if not digit or state.values[cell] or (not taken[cell] and cell in unsure):
+            continue
+        if ord(solution[cell]) - 48 == digit:
+            state.place(cell, digit)
+        else:
+            wrong.append(cell)
     state = with_eliminations(state, eliminations)
     timings["repair"] = time.perf_counter() - stage
 

@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
         check_writable(output)
     if args.puzzle != "-" and looks_like_image(args.puzzle):
         from sudoku_lens.hints import hint_photo
+        from sudoku_lens.logic.units import cell_name
 
         found = hint_photo(args.puzzle, technique=args.technique, every=args.every)
         steps, image = found.steps, found.image
@@ -90,6 +91,13 @@ def run(args: argparse.Namespace) -> int:
         if found.corrected_cells:
             cells = ", ".join(f"r{r + 1}c{c + 1}" for r, c in found.corrected_cells)
             print(f"sudoku-lens: corrected misread digits at {cells}", file=sys.stderr)
+        if found.wrong_entries:
+            cells = ", ".join(cell_name(cell) for cell in found.wrong_entries)
+            print(
+                f"sudoku-lens: wrong handwritten entries at {cells}: the hint continues from "
+                "the right ones (sudoku-lens solve PHOTO --check marks them)",
+                file=sys.stderr,
+            )
     else:
         from sudoku_lens.hints import find_hints
 

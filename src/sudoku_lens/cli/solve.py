@@ -1,7 +1,8 @@
 """`sudoku-lens solve PUZZLE`: solve a photo, or puzzle text given as a line, a file, or `-`.
 
-A photo (recognised by its content, or by an image file name) is read, solved and written with
-the answer drawn in (see `cli/solve_photo.py`).
+A photo (recognised by its content, or by an image file name) is read, solved from its printed
+givens, its handwritten entries checked, and written with the answer drawn in and the wrong
+entries marked (see `cli/solve_photo.py`; exit code 1 when an entry is wrong).
 
 One puzzle prints its solution as a boxed grid and a line; a file of several puzzles (or any
 input with `-o`) is a batch with one output line per puzzle, in input order. Exit code 0 only
@@ -42,7 +43,8 @@ def add_parser(subparsers: Any) -> None:
         description="Solve Sudoku puzzles and prove each solution unique. PUZZLE is a photo of "
         "a Sudoku (the answer is drawn into it), an 81-character line (0 or . for empty cells), "
         "a file with one puzzle per line or 9-row grids (blank lines and # comments skipped), or "
-        "- to read standard input. Exit code 0 only when every puzzle has exactly one solution.",
+        "- to read standard input. Exit code 0 only when every puzzle has exactly one solution "
+        "(and, for a photo, no handwritten entry is wrong).",
     )
     parser.add_argument("puzzle", metavar="PUZZLE", help="photo, puzzle line, puzzle file, or -")
     parser.add_argument(
@@ -56,7 +58,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--json",
         action="store_true",
-        help="print JSON: one object per puzzle (puzzle, status, solution, guesses, seconds)",
+        help="print JSON: one object per puzzle (puzzle, status, solution, guesses, seconds); for "
+        "a photo, the reading (read, kinds, givens), status, solution, wrong_entries and "
+        "unsure_entries",
     )
     parser.add_argument(
         "--jobs",
@@ -125,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
         text = read_text(args.puzzle)
     if args.debug is not None:
         raise SudokuLensError("--debug applies to photos only")
+    if args.check:
+        raise SudokuLensError("--check applies to photos only")
 
     start = time.perf_counter()
     entries = read_puzzles(text)

@@ -1,4 +1,5 @@
-"""`sudoku-lens solve PHOTO`: read a photo's Sudoku, solve it and write the photo with the answer.
+"""`sudoku-lens solve PHOTO`: read a photo's Sudoku, solve it from the printed givens, check the
+person's handwritten entries, and write the photo with the answer and the wrong entries marked.
 
 Used by `cli/solve.py`, which owns the `solve` parser and hands photos to `run_photo`. Top-level
 imports stay light (stdlib only) because every subcommand module is imported at start-up.
@@ -68,7 +69,13 @@ def looks_like_image(path: str | os.PathLike[str]) -> bool:
 
 
 def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
-    """The option that only applies to photos, for the `solve` parser (which owns -o and --json)."""
+    """The options that only apply to photos, for the `solve` parser (which owns -o and --json)."""
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="for a photo: check the handwritten entries against the solution and mark the wrong "
+        "ones in the picture, drawing no answers (to keep solving by yourself)",
+    )
     parser.add_argument(
         "--debug",
         metavar="DIR",
@@ -85,13 +92,15 @@ def stdin_bytes() -> IO[bytes]:
 
 def run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
     """Solve the photo `args.puzzle` (or the encoded image `data` read from standard input);
-    print the grids; write the result. Exit 0 only when solved.
+    print the grids and the wrong and unsure entries; write the result. Exit 0 only when solved
+    and no handwritten entry is wrong.
 
-    Uses `args.output`, `args.debug` and `args.json`. The picture is written to `args.output`
-    when given; without it, to `<photo>-solved.png` only for a plain run on a photo file (not
-    with --json or --debug, and not for standard input), so a script asking for JSON never
-    overwrites a file it did not name. A puzzle read that has no solution or several is
-    reported on stderr with the grid still printed, exit code 1.
+    Uses `args.output`, `args.debug`, `args.json` and `args.check`. The picture is written to
+    `args.output` when given; without it, to `<photo>-solved.png` (`<photo>-checked.png` with
+    --check) only for a plain run on a photo file (not with --json or --debug, and not for
+    standard input), so a script asking for JSON never overwrites a file it did not name. A
+    puzzle read that has no solution or several is reported on stderr with the grid still
+    printed, exit code 1; so is a wrong entry.
     """
     from sudoku_lens.pipeline import default_output_path, solve_photo
     from sudoku_lens.read.image_io import decode_image, quiet_opencv, write_image
@@ -107,14 +116,15 @@ def run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
         source = decode_image(data, name="standard input")
         shown = "standard input"
     if args.debug is None:
-        result = solve_photo(source)
+        result = solve_photo(source, check_only=args.check)
     else:
         from sudoku_lens.debug import solve_photo_with_pictures
 
-        result = solve_photo_with_pictures(source, args.debug)
+        result = solve_photo_with_pictures(source, args.debug, check_only=args.check)
     plain = not args.json and args.debug is None
     if output is None and plain and data is None and result.solved:
-        output = default_output_path(args.puzzle).resolve()
+        suffix = "checked" if args.check else "solved"
+        output = default_output_path(args.puzzle, suffix).resolve()
     if output is not None:
         write_image(output, result.image)
 
@@ -126,6 +136,14 @@ def run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
         print(_report(result, output, args.debug))
     if not result.solved:
         print(f"sudoku-lens: {_failure(result, shown)}", file=sys.stderr)
+        return 1
+    if result.wrong_entries:
+        count = len(result.wrong_entries)
+        print(
+            f"sudoku-lens: {count} handwritten entr{'y is' if count == 1 else 'ies are'} wrong "
+            f"in {shown}",
+            file=sys.stderr,
+        )
         return 1
     return 0
 
@@ -150,6 +168,12 @@ def _failure(result: PhotoSolution, photo: str) -> str:
     else:
         conflict = find_conflict(format_line(result.grid))
         verdict = f"has no solution ({conflict})" if conflict else "has no solution"
+    if result.reading.entries.any():
+        return (
+            f"the printed givens read from {photo} {verdict} (handwritten entries are not "
+            "givens, so they cannot be checked); check the grid read against the photo "
+            "(--debug DIR shows each reading stage)"
+        )
     return (
         f"the puzzle read from {photo} {verdict}; check the grid read against the photo "
         "(--debug DIR shows each reading stage)"
@@ -162,6 +186,30 @@ def _side_by_side(left: str, right: str, left_title: str, right_title: str) -> s
     rows = [f"{left_title:<{width}}    {right_title}"]
     rows += [f"{a:<{width}}    {b}" for a, b in zip(left_lines, right_lines, strict=True)]
     return "\n".join(rows)
+
+
+def _entry_lines(result: PhotoSolution) -> list[str]:
+    """What the check of the handwritten entries found, one line per wrong or unsure entry."""
+    entries = int(result.reading.entries.astype(bool).sum())
+    if not entries:
+        return []
+    if not result.solved:
+        lines = [f"{entries} handwritten entries not checked: the givens have no single answer"]
+    elif result.wrong_entries:
+        count = len(result.wrong_entries)
+        lines = [f"{count} of {entries} handwritten entries wrong:"]
+        lines += [
+            f"  {entry.name}: written {entry.written}, should be {entry.expected}"
+            for entry in result.wrong_entries
+        ]
+    else:
+        lines = [f"all {entries} handwritten entries checked are right"]
+    if result.unsure_entries:
+        lines.append(f"{len(result.unsure_entries)} entries too unclear to check:")
+        lines += [
+            f"  {entry.name}: read as {entry.written}, not sure" for entry in result.unsure_entries
+        ]
+    return lines
 
 
 def _report(result: PhotoSolution, output: Path | None, debug: str | None) -> str:
@@ -188,9 +236,15 @@ def _report(result: PhotoSolution, output: Path | None, debug: str | None) -> st
             lines.append(
                 f"  row {r + 1}, column {c + 1}: read {was or 'empty'}, now {now or 'empty'}"
             )
+    lines.extend(_entry_lines(result))
     lines.append(f"status: {result.status.value} ({result.seconds:.2f} s)")
     if output is not None:
-        what = "the solved photo" if result.solved else "the photo with the grid found outlined"
+        if not result.solved:
+            what = "the photo with the grid found outlined"
+        elif result.check_only:
+            what = "the photo with the wrong entries marked"
+        else:
+            what = "the solved photo"
         lines.append(f"wrote {what} to {output}")
     elif debug is None:
         lines.append("give -o FILE.png to write the photo with the answer drawn in")

@@ -1,13 +1,15 @@
-"""Draw a solved Sudoku's missing digits into the photo, in perspective."""
+"""Draw a solved Sudoku's missing digits, and marks on wrong entries, into the photo."""
 
 from sudoku_lens.draw.overlay import (
     DEFAULT_COLOR,
     DEFAULT_DIGIT_HEIGHT,
+    WRONG_COLOR,
     composite,
     digit_sprite,
     draw_solution,
     overlay_size,
     render_overlay,
+    wrong_sprite,
 )
 
 __all__ = [
@@ -18,4 +20,6 @@ __all__ = [
     "draw_solution",
     "overlay_size",
     "render_overlay",
+    "WRONG_COLOR",
+    "wrong_sprite",
 ]

@@ -1,5 +1,8 @@
 """Draw the answer into the photo: digits rendered upright, then warped onto the page.
 
+Wrong entries of the person's own get a red ring around their digit, with the right digit small
+in the cell's top-right corner; every other cell the person wrote in is left untouched.
+
 The digits are drawn into a square canvas that stands for the rectified grid (one sprite per
 digit, rendered once four times larger and reduced, then cached), and the canvas is warped into
 the photo with the homography from the grid's corners and alpha-blended. Only the grid's bounding
@@ -19,7 +22,14 @@ DEFAULT_COLOR: tuple[int, int, int] = (205, 80, 10)
 DEFAULT_DIGIT_HEIGHT = 0.58
 """Digit height as a fraction of the cell, like typical printed givens."""
 
+WRONG_COLOR: tuple[int, int, int] = (30, 30, 215)
+"""Red (BGR) of the marks on wrong entries."""
+
 _SUPERSAMPLE = 4
+_RING_RADIUS, _RING_WIDTH = 0.37, 0.055
+"""The ring around a wrong entry: radius and stroke width, as fractions of the cell."""
+_SMALL_HEIGHT = 0.4
+"""Height of the right digit beside a wrong entry, as a fraction of the cell."""
 _FACE = cv2.FONT_HERSHEY_SIMPLEX
 _MIN_CELL, _MAX_CELL, _CELL_STEP = 12, 160, 4
 
@@ -79,6 +89,42 @@ def digit_sprite(
     return sprite, alpha
 
 
+@functools.lru_cache(maxsize=64)
+def wrong_sprite(
+    expected: int, cell: int, color: tuple[int, int, int] = WRONG_COLOR
+) -> tuple[np.ndarray, np.ndarray]:
+    """One cell (cell x cell) marking a wrong entry: a ring around the cell's middle, broken
+    where the `expected` digit stands small in the top-right corner. BGR uint8 and alpha uint8,
+    cached; the colour outside the marks is their edge colour (see `digit_sprite`)."""
+    big = cell * _SUPERSAMPLE
+    ring = np.zeros((big, big), np.uint8)
+    width = max(1, round(_RING_WIDTH * big))
+    cv2.circle(ring, (big // 2, big // 2), round(_RING_RADIUS * big), 255, width, cv2.LINE_AA)
+    small = np.zeros((big, big), np.uint8)
+    text = str(expected)
+    (_, ref_h), _ = cv2.getTextSize("8", _FACE, 1.0, 1)
+    scale = _SMALL_HEIGHT * big / ref_h
+    (w, h), _ = cv2.getTextSize(text, _FACE, scale, 2)
+    inset = round(0.05 * big)
+    cv2.putText(small, text, (big - inset - w, inset + h), _FACE, scale, 255, 2, cv2.LINE_AA)
+    gap = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (4 * width + 1, 4 * width + 1))
+    ring[cv2.dilate(small, gap) > 0] = 0
+    fill = np.maximum(ring, small)
+    stroke = max(1, width // 3)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * stroke + 1, 2 * stroke + 1))
+    edge = cv2.dilate(fill, kernel)
+    fill_a = cv2.resize(fill, (cell, cell), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    edge_a = cv2.resize(edge, (cell, cell), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    inner = np.divide(fill_a, edge_a, out=np.zeros_like(fill_a), where=edge_a > 0)
+    main = np.asarray(color, np.float32)
+    dark = np.asarray(_edge_color(color), np.float32)
+    sprite = np.clip(dark + (main - dark) * inner[..., None] + 0.5, 0, 255).astype(np.uint8)
+    alpha = np.clip(edge_a * 255 + 0.5, 0, 255).astype(np.uint8)
+    sprite.setflags(write=False)
+    alpha.setflags(write=False)
+    return sprite, alpha
+
+
 def render_overlay(
     givens: np.ndarray,
     solution: np.ndarray,
@@ -86,11 +132,14 @@ def render_overlay(
     *,
     color: tuple[int, int, int] = DEFAULT_COLOR,
     digit_height: float = DEFAULT_DIGIT_HEIGHT,
+    wrong: tuple[tuple[int, int, int], ...] = (),
 ) -> tuple[np.ndarray, np.ndarray]:
     """The upright rectified grid's overlay: (bgr (S,S,3) uint8, alpha (S,S) uint8), S = 9 cells.
 
     `size` is rounded down to a multiple of 9; each empty cell of `givens` gets the digit of
-    `solution`, `digit_height` (fraction of the cell) tall.
+    `solution`, `digit_height` (fraction of the cell) tall. Each (row, col, expected) of `wrong`
+    is a wrong entry: its cell gets `wrong_sprite`'s marks (give it a nonzero `givens` cell, as
+    the person's digit is there).
     """
     g, s = _check(givens, solution)
     cell = max(1, int(size) // 9)
@@ -106,6 +155,10 @@ def render_overlay(
                 sprite, sprite_alpha = digit_sprite(int(s[r, c]), cell, float(digit_height), ink)
                 bgr[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = sprite
                 alpha[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = sprite_alpha
+    for r, c, expected in wrong:
+        sprite, sprite_alpha = wrong_sprite(int(expected), cell)
+        bgr[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = sprite
+        alpha[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = sprite_alpha
     return bgr, alpha
 
 
@@ -161,13 +214,15 @@ def draw_solution(
     *,
     color: tuple[int, int, int] = DEFAULT_COLOR,
     digit_height: float = DEFAULT_DIGIT_HEIGHT,
+    wrong: tuple[tuple[int, int, int], ...] = (),
 ) -> np.ndarray:
     """A copy of the photo with `solution`'s digits drawn, in perspective, into the cells where
-    `givens` is 0.
+    `givens` is 0, and the marks of the wrong entries `wrong` ((row, col, expected) each).
 
     `corners` (4,2) are the upright grid's TL, TR, BR, BL in image pixels (as in `Reading`);
     `digit_height` is the digits' height as a fraction of a cell (measure it from the givens to
-    match the print).
+    match the print). Cells where `givens` is nonzero (the print, the person's entries) are left
+    as they are unless marked wrong.
     """
     quad = np.asarray(corners, np.float32)
     if quad.size != 8:
@@ -177,19 +232,26 @@ def draw_solution(
     g, s = _check(givens, solution)
     key = (g.astype(np.uint8).tobytes(), s.astype(np.uint8).tobytes())
     blue, green, red = (int(c) for c in color)
-    bgra = _cached_overlay(*key, overlay_size(quad), (blue, green, red), float(digit_height))
+    marks = tuple((int(r), int(c), int(e)) for r, c, e in wrong)
+    size = overlay_size(quad)
+    bgra = _cached_overlay(*key, size, (blue, green, red), float(digit_height), marks)
     return composite_bgra(image_bgr, bgra, quad)
 
 
 @functools.lru_cache(maxsize=8)
 def _cached_overlay(
-    givens: bytes, solution: bytes, size: int, color: tuple[int, int, int], digit_height: float
+    givens: bytes,
+    solution: bytes,
+    size: int,
+    color: tuple[int, int, int],
+    digit_height: float,
+    wrong: tuple[tuple[int, int, int], ...],
 ) -> np.ndarray:
     """The last few overlays as BGRA, so drawing the same answer on every video frame renders
     it once."""
     g = np.frombuffer(givens, np.uint8).reshape(9, 9)
     s = np.frombuffer(solution, np.uint8).reshape(9, 9)
-    bgr, alpha = render_overlay(g, s, size, color=color, digit_height=digit_height)
+    bgr, alpha = render_overlay(g, s, size, color=color, digit_height=digit_height, wrong=wrong)
     bgra = cv2.merge([*cv2.split(bgr), alpha])
     bgra.setflags(write=False)
     return bgra

@@ -1,4 +1,5 @@
-"""What live mode draws on a frame: the cached answer warped onto the grid, and a state banner."""
+"""What live mode draws on a frame: the cached answer (and the marks on wrong entries) warped onto
+the grid, and a state banner."""
 
 from __future__ import annotations
 
@@ -34,8 +35,12 @@ class SolutionOverlay:
         corners: np.ndarray,
         *,
         digit_height: float = DEFAULT_DIGIT_HEIGHT,
+        wrong: tuple[tuple[int, int, int], ...] = (),
     ) -> None:
         self.givens = np.asarray(givens, np.uint8).reshape(9, 9).copy()
+        """Nonzero where the cell is written in (print or handwriting): no answer drawn there."""
+        self.wrong = wrong
+        """(row, col, expected) of the wrong entries, marked as `render_overlay` does."""
         self.solution = np.asarray(solution, np.uint8).reshape(9, 9).copy()
         self.digit_height = float(digit_height)
         """Height of the drawn digits as a fraction of a cell (that of the printed ones)."""
@@ -44,7 +49,11 @@ class SolutionOverlay:
     def _render(self, corners: np.ndarray) -> None:
         self.size = overlay_size(np.asarray(corners, np.float32) * _HEADROOM)
         self.bgr, self.alpha = render_overlay(
-            self.givens, self.solution, self.size, digit_height=self.digit_height
+            self.givens,
+            self.solution,
+            self.size,
+            digit_height=self.digit_height,
+            wrong=self.wrong,
         )
 
     def apply(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:

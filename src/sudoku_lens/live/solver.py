@@ -12,6 +12,12 @@ puzzle has been read on `confirm_reads` frames in a row; from then on it is foll
   another one replaces it, no grid means the page is gone;
 - the answer is rendered once per puzzle and only warped onto each frame (`SolutionOverlay`).
 
+The puzzle is the printed givens; the person's handwritten entries are checked as
+`answer_reading` does: no answer is drawn over them, and the wrong ones get a red ring with the
+right digit beside it (with `LiveSettings.check_only`, the rings alone). The ink check counts
+the entries as filled cells, so writing one more digit does not look like another page; it is
+checked once the page is read again.
+
 A read that leaves empty a cell holding as much ink as a printed digit (`missed_digits`) is not
 confirmed: its answer would be drawn over the print. Such a read breaks the run of agreeing
 reads, and the grid stays in the reading state until a read without that flaw comes.
@@ -24,7 +30,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -36,7 +42,7 @@ from sudoku_lens.live.check import GivensCheck, cell_ink, missed_digits, visible
 from sudoku_lens.live.overlay import SolutionOverlay, draw_banner
 from sudoku_lens.live.smoothing import CornerFilter
 from sudoku_lens.live.tracking import CornerTracker, quad_area
-from sudoku_lens.pipeline import answer_reading
+from sudoku_lens.pipeline import CheckedEntry, answer_reading
 from sudoku_lens.puzzle import grid_json
 from sudoku_lens.read.reader import corners_json, read_image
 from sudoku_lens.solve import Status
@@ -75,7 +81,8 @@ class LiveResult:
 
     `corners` (4, 2) float32 are the smoothed grid corners in frame pixels, TL, TR, BR, BL of the
     upright puzzle (None when no grid is followed); `puzzle` the (9, 9) grid solved (after repair)
-    and `solution` its solution, once confirmed; `drawn` whether the answer is on `frame`.
+    and `solution` its solution, once confirmed; `entries` the person's handwritten entries
+    checked and `wrong_entries` the wrong ones; `drawn` whether the answer is on `frame`.
     """
 
     frame: np.ndarray
@@ -85,14 +92,19 @@ class LiveResult:
     solution: np.ndarray | None
     drawn: bool
     seconds: float
+    entries: np.ndarray | None = None
+    wrong_entries: list[CheckedEntry] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """The result without the image, as JSON-ready values (grids as 81-character strings)."""
+        """The result without the image, as JSON-ready values (grids as 81-character strings,
+        wrong entries as `CheckedEntry.to_json`)."""
         return {
             "state": self.state.value,
             "corners": corners_json(self.corners),
             "puzzle": grid_json(self.puzzle),
             "solution": grid_json(self.solution),
+            "entries": grid_json(self.entries),
+            "wrong_entries": [entry.to_json() for entry in self.wrong_entries],
             "drawn": self.drawn,
             "seconds": round(self.seconds, 4),
         }
@@ -117,6 +129,8 @@ class LiveSettings:
     """Frame rate assumed for smoothing when `process` is given no timestamps."""
     banner: bool = True
     """Whether to write the state on the frame."""
+    check_only: bool = False
+    """Mark the person's wrong entries only and draw no answers."""
 
 
 @dataclass(frozen=True)
@@ -129,10 +143,17 @@ class _Read:
     status: Status
     solution: np.ndarray | None
     digit_height: float
+    entries: np.ndarray
+    wrong_entries: list[CheckedEntry]
 
     @property
     def key(self) -> bytes:
-        return self.puzzle.tobytes()
+        return self.puzzle.tobytes() + self.entries.tobytes()
+
+    @property
+    def written(self) -> np.ndarray:
+        """(9, 9) uint8: 1 where a given or an entry is written (no answer drawn), else 0."""
+        return ((self.puzzle > 0) | (self.entries > 0)).astype(np.uint8)
 
 
 @dataclass
@@ -226,6 +247,8 @@ class LiveSolver:
             else shown.read.solution.copy(),
             drawn=drawn,
             seconds=time.perf_counter() - start,
+            entries=None if shown is None else shown.read.entries.copy(),
+            wrong_entries=[] if shown is None else list(shown.read.wrong_entries),
         )
 
     def _locate(
@@ -304,7 +327,15 @@ class LiveSolver:
             return None
         answer = answer_reading(reading)
         corners = np.asarray(reading.corners, np.float32).reshape(4, 2)
-        return _Read(corners, answer.grid, answer.status, answer.solution, answer.digit_height)
+        return _Read(
+            corners,
+            answer.grid,
+            answer.status,
+            answer.solution,
+            answer.digit_height,
+            answer.entries,
+            answer.wrong_entries,
+        )
 
     def _take(self, read: _Read, frame: np.ndarray, gray: np.ndarray, scale: float) -> None:
         """Count a read towards confirming its puzzle; confirm it when enough reads agree and
@@ -317,7 +348,7 @@ class LiveSolver:
             return
         ink = cell_ink(gray, read.corners * scale)
         visible = visible_cells(read.corners * scale, gray.shape[1], gray.shape[0])
-        if missed_digits(read.puzzle, ink, visible):
+        if missed_digits(read.written, ink, visible):
             self._candidate, self._votes = None, 0
             return
         if self._candidate is not None and read.key == self._candidate.key:
@@ -329,10 +360,17 @@ class LiveSolver:
             return
         overlay = None
         if read.status is Status.SOLVED and read.solution is not None:
+            keep = np.ones((9, 9), np.uint8) if self.settings.check_only else read.written
             overlay = SolutionOverlay(
-                read.puzzle, read.solution, read.corners, digit_height=read.digit_height
+                keep,
+                read.solution,
+                read.corners,
+                digit_height=read.digit_height,
+                wrong=tuple(
+                    (*entry.cell, int(entry.expected or 0)) for entry in read.wrong_entries
+                ),
             )
-        check = GivensCheck(read.puzzle, ink)
+        check = GivensCheck(read.written, ink)
         self._answer = self._known[read.key] = _Answer(read, overlay, check)
         while len(self._known) > _KNOWN:
             self._known.popitem(last=False)
@@ -341,7 +379,7 @@ class LiveSolver:
     def _other_page(self, read: _Read, shown: _Read) -> bool:
         """True when `read` is another puzzle than `shown`: its givens fill other cells. A read
         of the same page that differs only in a digit or two (a misread) is not."""
-        moved = np.count_nonzero((read.puzzle > 0) != (shown.puzzle > 0))
+        moved = np.count_nonzero(read.written != shown.written)
         return read.key != shown.key and moved >= self.settings.changed_cells
 
     def _changed(self, gray: np.ndarray, corners: np.ndarray, scale: float) -> bool:

@@ -74,9 +74,20 @@ PhotoFile = Annotated[UploadFile, File(description="a photo of a Sudoku")]
 GridOverride = Annotated[
     str | None,
     Form(
-        description="81 characters to solve instead of the digits read (a corrected grid); "
-        "the answer is still drawn onto this photo"
+        description="81 characters to solve instead of the printed givens read (a corrected "
+        "grid); the answer is still drawn onto this photo"
     ),
+]
+EntriesOverride = Annotated[
+    str | None,
+    Form(
+        description="81 characters: the person's own entries (0 elsewhere) to check instead of "
+        "the handwritten digits read; taken as certain"
+    ),
+]
+CheckOnly = Annotated[
+    bool,
+    Form(description="mark the wrong entries only and draw no answers into the photo"),
 ]
 
 
@@ -95,7 +106,15 @@ class Health(BaseModel):
 class ReadResult(BaseModel):
     """The digits read from a photo, as `sudoku-lens read --json` prints them."""
 
-    grid: str = Field(description="81 characters, row by row, 0 for an empty cell")
+    grid: str = Field(
+        description="81 characters, row by row: every digit read, printed or handwritten, 0 for "
+        "an empty cell and for pencil notes"
+    )
+    kinds: str = Field(
+        description="81 characters, one per cell: '.' empty, 'p' printed, 'h' handwritten, "
+        "'n' pencil notes"
+    )
+    givens: str = Field(description="the printed digits only, 0 elsewhere")
     corners: list[list[float]] = Field(
         description="grid corners in image pixels, TL, TR, BR, BL of the upright puzzle"
     )
@@ -104,19 +123,51 @@ class ReadResult(BaseModel):
     seconds: float
 
 
+class UnsureEntry(BaseModel):
+    """A handwritten entry read too unclearly to be checked."""
+
+    cell: str = Field(examples=["r3c4"])
+    written: int = Field(description="the digit read (or sent) in the cell")
+
+
+class WrongEntry(UnsureEntry):
+    """A handwritten entry that differs from the solution."""
+
+    expected: int = Field(description="the solution's digit")
+
+
 class SolveResult(BaseModel):
     """A photo solved, as `sudoku-lens solve PHOTO --json` prints it, plus the drawn picture."""
 
-    grid: str = Field(description="the 81-character puzzle that was solved (after any repair)")
-    read: str = Field(description="the 81 characters read from the photo, before any repair")
+    grid: str = Field(
+        description="the 81-character puzzle that was solved: the printed givens after any repair"
+    )
+    read: str = Field(
+        description="every digit read from the photo (printed and handwritten), before any repair"
+    )
+    kinds: str = Field(
+        description="81 characters, one per cell: '.' empty, 'p' printed, 'h' handwritten, "
+        "'n' pencil notes"
+    )
+    givens: str = Field(description="the printed digits read, 0 elsewhere")
     solution: str | None = Field(description="81 characters, or null without a unique solution")
     status: str = Field(examples=["solved", "no solution", "several solutions"])
     corrected_cells: list[list[int]] = Field(description="[row, col] (0-based) changed by repair")
+    wrong_entries: list[WrongEntry] = Field(
+        description="handwritten entries read with confidence that differ from the solution"
+    )
+    unsure_entries: list[UnsureEntry] = Field(
+        description="handwritten entries read too unclearly to check (never called wrong)"
+    )
     corners: list[list[float]]
     rotation: int = Field(description="degrees turned clockwise to make the puzzle upright")
     min_confidence: float = Field(description="the lowest per-cell confidence of the reading")
     seconds: float
-    image: str = Field(description="the photo with the answer drawn in, as a JPEG data URL")
+    image: str = Field(
+        description="the photo with the answer drawn in and the wrong entries marked (the marks "
+        "only when check_only), as a JPEG data URL"
+    )
+    check_only: bool
 
 
 class GridRequest(BaseModel):
@@ -127,16 +178,27 @@ class GridRequest(BaseModel):
             "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
         ],
     )
+    entries: str | None = Field(
+        None,
+        description="81 characters: the person's own entries (0 elsewhere), checked against the "
+        "solution",
+        max_length=MAX_PUZZLE_CHARACTERS,
+    )
 
 
 class GridResult(BaseModel):
-    """A puzzle solved, as `sudoku-lens solve PUZZLE --json` prints it."""
+    """A puzzle solved, as `sudoku-lens solve PUZZLE --json` prints it, with the entries sent
+    checked."""
 
     puzzle: str
     status: str
     solution: str | None
     guesses: int
     seconds: float
+    kinds: str = Field(description="'p' for a given, 'h' for an entry checked, '.' elsewhere")
+    givens: str = Field(description="the puzzle's givens (the same as `puzzle`)")
+    wrong_entries: list[WrongEntry] = Field(description="entries that differ from the solution")
+    unsure_entries: list[UnsureEntry] = Field(description="always empty: typed entries are sure")
 
 
 class RateRequest(BaseModel):
@@ -221,6 +283,10 @@ class LiveFrameResult(BaseModel):
     )
     puzzle: str | None = Field(description="81 characters read, 0 for empty")
     solution: str | None = Field(description="81 characters, or null")
+    entries: str | None = Field(
+        description="the person's handwritten entries checked (0 elsewhere), or null"
+    )
+    wrong_entries: list[WrongEntry] = Field(description="entries that differ from the solution")
     width: int
     height: int
     seconds: float
@@ -326,18 +392,24 @@ def create_app(
     async def solve_route(
         file: PhotoFile,
         grid: GridOverride = None,
+        entries: EntriesOverride = None,
+        check_only: CheckOnly = False,
     ) -> dict[str, Any]:
-        """Read, solve and draw the answer onto a photo, optionally with a corrected grid."""
+        """Read, solve and draw the answer onto a photo, optionally with a corrected grid; check
+        the person's handwritten entries (or the `entries` sent) against the solution."""
         data = await read_upload(file)
-        override = grid if grid is not None and grid.strip() else None
-        if override is not None and len(override) > MAX_PUZZLE_CHARACTERS:
-            raise HTTPException(422, f"grid: at most {MAX_PUZZLE_CHARACTERS} characters")
-        return await run_in_pool(lambda: _solve_json(data, override))
+        texts = {}
+        for name, value in (("grid", grid), ("entries", entries)):
+            if value is not None and value.strip():
+                if len(value) > MAX_PUZZLE_CHARACTERS:
+                    raise HTTPException(422, f"{name}: at most {MAX_PUZZLE_CHARACTERS} characters")
+                texts[name] = value
+        return await run_in_pool(lambda: _solve_json(data, texts, check_only))
 
     @app.post("/api/solve-grid", response_model=GridResult, responses=ERRORS, tags=["puzzles"])
     async def solve_grid(body: GridRequest) -> dict[str, Any]:
         """Solve a puzzle given as text. No unique solution is a 200 with that status."""
-        return await run_in_pool(partial(_grid_json, body.puzzle))
+        return await run_in_pool(partial(_grid_json, body.puzzle, body.entries))
 
     @app.post(
         "/api/hint",
@@ -444,27 +516,47 @@ def _read_json(data: bytes) -> dict[str, Any]:
     return read_photo(data).to_json()
 
 
-def _solve_json(data: bytes, grid: str | None) -> dict[str, Any]:
-    """Read and solve the photo `data` (with the corrected `grid` text, when given, parsed here
-    on a pool thread), and draw the answer."""
-    override = parse_puzzle(grid) if grid is not None else None
-    result = solve_photo(data, grid=override)
+def _solve_json(data: bytes, texts: dict[str, str], check_only: bool) -> dict[str, Any]:
+    """Read and solve the photo `data` (with the corrected `grid` and the `entries` of `texts`,
+    when given, parsed here on a pool thread), check the entries, and draw the answer."""
+    grid = parse_puzzle(texts["grid"]) if "grid" in texts else None
+    entries = parse_puzzle_digits(texts["entries"]) if "entries" in texts else None
+    result = solve_photo(data, grid=grid, entries=entries, check_only=check_only)
     payload = result.to_json()
     payload["image"] = encode_jpeg_data_url(result.image)
+    payload["check_only"] = check_only
     return payload
 
 
-def _grid_json(text: str) -> dict[str, Any]:
-    """Parse puzzle text that must break no rule (PuzzleFormatError, a 422, names the problem)
-    and solve it; on a pool thread, as long text takes a while to parse."""
+def _grid_json(text: str, entries_text: str | None = None) -> dict[str, Any]:
+    """Parse puzzle text that must break no rule (PuzzleFormatError, a 422, names the problem),
+    solve it and check the person's `entries_text` against the solution; on a pool thread, as
+    long text takes a while to parse."""
+    from sudoku_lens.pipeline import CheckedEntry
+    from sudoku_lens.read.kinds import HANDWRITTEN, PRINTED, kinds_text
+
     puzzle = parse_puzzle(text)
     solution = solve(puzzle)
+    entries = np.zeros((9, 9), np.uint8)
+    if entries_text is not None and entries_text.strip():
+        entries = np.where(puzzle == 0, parse_puzzle_digits(entries_text), 0).astype(np.uint8)
+    wrong = []
+    if solution.grid is not None:
+        wrong = [
+            CheckedEntry((int(r), int(c)), int(entries[r, c]), int(solution.grid[r, c]))
+            for r, c in np.argwhere((entries > 0) & (entries != solution.grid))
+        ]
+    kinds = np.where(puzzle > 0, PRINTED, np.where(entries > 0, HANDWRITTEN, 0))
     return {
         "puzzle": grid_json(puzzle),
         "status": str(solution.status.value),
         "solution": grid_json(solution.grid),
         "guesses": int(solution.guesses),
         "seconds": round(float(solution.seconds), 7),
+        "kinds": kinds_text(kinds),
+        "givens": grid_json(puzzle),
+        "wrong_entries": [entry.to_json() for entry in wrong],
+        "unsure_entries": [],
     }
 
 

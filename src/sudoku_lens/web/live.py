@@ -42,6 +42,8 @@ def live_frame_json(
         "corners": payload["corners"],
         "puzzle": payload["puzzle"],
         "solution": payload["solution"],
+        "entries": payload["entries"],
+        "wrong_entries": payload["wrong_entries"],
         "width": int(frame.shape[1]),
         "height": int(frame.shape[0]),
         "seconds": payload["seconds"],

@@ -65,7 +65,12 @@ const editor = {
   file: null,
   photoUrl: "", // the photo as uploaded, shown when the edited grid has no answer to draw
   base: "", // the grid the server solved for the photo as uploaded (after automatic repair)
-  cells: [], // the grid as shown now, 81 characters "0"-"9"
+  cells: [], // the printed givens as shown now, 81 characters "0"-"9"
+  baseEntries: "", // the person's handwritten entries read from the photo as uploaded
+  entries: [], // the person's entries as shown now, "0" where none
+  wrong: new Map(), // cell index -> the digit expected, for entries that are wrong
+  unsure: new Set(), // cells whose entry was read too unclearly to check
+  checkOnly: false, // mark wrong entries only: no answers in the photo or the grid
   corrected: new Set(),
   solution: null,
   inputs: [],
@@ -121,11 +126,16 @@ function onCellInput(event) {
 }
 
 function setCell(index, digit) {
-  if (editor.cells[index] === digit) {
+  // A cell holding one of the person's entries edits the entry; any other cell the givens.
+  const own = editor.cells[index] === "0" && editor.entries[index] !== "0";
+  const cells = own ? editor.entries : editor.cells;
+  if (cells[index] === digit) {
     renderGrid();
     return;
   }
-  editor.cells[index] = digit;
+  cells[index] = digit;
+  editor.wrong.delete(index);
+  editor.unsure.delete(index);
   editor.solution = null;
   resetHints();
   renderGrid();
@@ -171,31 +181,49 @@ function conflicts(cells) {
   return bad;
 }
 
+function edited() {
+  return editor.cells.join("") !== editor.base || editor.entries.join("") !== editor.baseEntries;
+}
+
 function renderGrid() {
   const bad = conflicts(editor.cells);
   editor.inputs.forEach((input, i) => {
     const digit = editor.cells[i];
     const given = digit !== "0";
-    const hinted = !given && hints.puzzle ? hints.puzzle[i] : "0";
-    input.value = given ? digit : hinted !== "0" ? hinted : "";
-    input.classList.toggle("hinted", !given && hinted !== "0");
+    const entry = !given && editor.entries[i] !== "0" ? editor.entries[i] : "";
+    const hinted = !given && !entry && hints.puzzle ? hints.puzzle[i] : "0";
+    input.value = given ? digit : entry || (hinted !== "0" ? hinted : "");
+    input.classList.toggle("hinted", hinted !== "0");
     input.classList.toggle("hint-now", hints.now.has(i));
-    // While hinting, the answers stay hidden: the person wants one step, not the solution.
-    const answer = !given && editor.solution && !hints.puzzle ? editor.solution[i] : "";
+    input.classList.toggle("handwritten", Boolean(entry));
+    input.classList.toggle("wrong", Boolean(entry) && editor.wrong.has(i));
+    input.classList.toggle("unsure", Boolean(entry) && editor.unsure.has(i));
+    input.title = entry && editor.wrong.has(i) && !editor.checkOnly
+      ? `should be ${editor.wrong.get(i)}`
+      : "";
+    // While hinting or checking only, the answers stay hidden: the person wants to go on alone.
+    const showAnswers = editor.solution && !hints.puzzle && !editor.checkOnly;
+    const answer = !given && !entry && showAnswers ? editor.solution[i] : "";
     input.placeholder = answer;
-    input.classList.toggle("edited", digit !== editor.base[i]);
+    const editedCell = digit !== editor.base[i] || editor.entries[i] !== editor.baseEntries[i];
+    input.classList.toggle("edited", editedCell && !entry);
     input.classList.toggle("corrected", editor.corrected.has(i) && digit === editor.base[i]);
     input.classList.toggle("conflict", bad.has(i));
     const where = `Row ${Math.floor(i / 9) + 1}, column ${(i % 9) + 1}`;
-    const what = given ? `digit ${digit}` : answer ? `empty, answer ${answer}` : "empty";
+    let what = given ? `digit ${digit}` : answer ? `empty, answer ${answer}` : "empty";
+    if (entry) {
+      what = `your entry ${entry}`;
+      if (editor.wrong.has(i)) what += editor.checkOnly ? ", wrong" : `, wrong: should be ${editor.wrong.get(i)}`;
+      if (editor.unsure.has(i)) what += ", too unclear to check";
+    }
     input.setAttribute("aria-label", `${where}: ${what}`);
   });
-  $("undo").disabled = editor.cells.join("") === editor.base;
+  $("undo").disabled = !edited();
 }
 
 function scheduleSolve() {
   clearTimeout(editor.timer);
-  editor.timer = setTimeout(() => solvePhoto(editor.cells.join("")), 150);
+  editor.timer = setTimeout(() => solvePhoto(edited()), 150);
 }
 
 // ---------------------------------------------------------------- photo mode
@@ -217,11 +245,11 @@ async function loadPhoto(file) {
   editor.base = "";
   resetHints();
   showMessage("", "Reading the photo…");
-  await solvePhoto(null);
+  await solvePhoto(false);
 }
 
-// Solve the current photo, with `grid` (81 characters) overriding the digits read, or as read.
-async function solvePhoto(grid) {
+// Solve the current photo as read, or with the grid and entries as edited (`withEdits`).
+async function solvePhoto(withEdits) {
   if (!editor.file) return;
   if (editor.controller) editor.controller.abort();
   const controller = new AbortController();
@@ -229,7 +257,12 @@ async function solvePhoto(grid) {
   const sequence = ++editor.sequence;
   const form = new FormData();
   form.append("file", editor.file, editor.file.name || "photo.jpg");
-  if (grid) form.append("grid", grid);
+  const grid = withEdits ? editor.cells.join("") : null;
+  if (withEdits) {
+    form.append("grid", grid);
+    form.append("entries", editor.entries.join(""));
+  }
+  if (editor.checkOnly) form.append("check_only", "true");
   setBusy(true);
   let response;
   try {
@@ -270,10 +303,14 @@ async function solvePhoto(grid) {
 function showResult(body, fresh) {
   if (fresh) {
     editor.base = body.grid;
+    editor.baseEntries = Array.from(body.kinds, (kind, i) => (kind === "h" ? body.read[i] : "0")).join("");
+    editor.entries = editor.baseEntries.split("");
     editor.corrected = new Set(body.corrected_cells.map(([r, c]) => r * 9 + c));
   }
   editor.cells = body.grid.split("");
   editor.solution = body.solution;
+  editor.wrong = new Map(body.wrong_entries.map((e) => [cellIndex(e.cell), e.expected]));
+  editor.unsure = new Set(body.unsure_entries.map((e) => cellIndex(e.cell)));
   $("answer-image").src = body.image;
   $("result").hidden = false;
   $("drop").classList.add("compact");
@@ -287,10 +324,30 @@ function showResult(body, fresh) {
     showMessage("error", note.title, note.detail);
     return;
   }
-  $("answer-caption").textContent = `Solved in ${seconds}.`;
+  const wrong = body.wrong_entries.length;
+  const unsure = body.unsure_entries.length;
+  $("answer-caption").textContent = editor.checkOnly
+    ? `Checked in ${seconds}.`
+    : `Solved in ${seconds}.`;
   showRating(body.grid);
-  const edits = editor.cells.filter((d, i) => d !== editor.base[i]).length;
-  if (edits) {
+  const edits =
+    editor.cells.filter((d, i) => d !== editor.base[i]).length +
+    editor.entries.filter((d, i) => d !== editor.baseEntries[i]).length;
+  const entries = editor.entries.filter((d, i) => d !== "0" && editor.cells[i] === "0").length;
+  if (wrong) {
+    const detail = editor.checkOnly
+      ? "They are ringed in red in the photo and struck through in the grid."
+      : "They are ringed in red in the photo, with the right digit beside them.";
+    showMessage("error", `${wrong} of your entries ${wrong > 1 ? "are" : "is"} wrong.`, detail);
+  } else if (unsure) {
+    showMessage(
+      "warn",
+      `${unsure} of your entries could not be read clearly enough to check.`,
+      "They are outlined in orange: check them against the photo, or type them in.",
+    );
+  } else if (entries && editor.checkOnly) {
+    showMessage("ok", "Your entries are all right.", "Keep going!");
+  } else if (edits) {
     showMessage("ok", "Solved with your fixes.", `${edits} cell${edits > 1 ? "s" : ""} changed.`);
   } else if (editor.corrected.size) {
     const n = editor.corrected.size;
@@ -413,8 +470,14 @@ function setUpPhotoMode() {
   $("undo").addEventListener("click", () => {
     resetHints();
     editor.cells = editor.base.split("");
+    editor.entries = editor.baseEntries.split("");
     renderGrid();
-    solvePhoto(null);
+    solvePhoto(false);
+  });
+  $("check-only").addEventListener("change", (event) => {
+    editor.checkOnly = event.target.checked;
+    renderGrid();
+    if (editor.base) solvePhoto(edited());
   });
   $("copy").addEventListener("click", async () => {
     const text = editor.cells.join("");
@@ -614,8 +677,10 @@ function drawOverlay(ctx, result, scale) {
   ctx.textBaseline = "middle";
   ctx.font = "bold 72px system-ui, sans-serif";
   ctx.lineJoin = "round";
+  const wrong = new Map((result.wrong_entries || []).map((e) => [cellIndex(e.cell), e.expected]));
   for (let i = 0; i < 81; i += 1) {
-    if (result.puzzle[i] !== "0") continue;
+    const entry = result.entries && result.entries[i] !== "0";
+    if (result.puzzle[i] !== "0" || (entry && !wrong.has(i))) continue;
     const r = Math.floor(i / 9);
     const c = i % 9;
     const [cx, cy] = map(c + 0.5, r + 0.5);
@@ -625,6 +690,19 @@ function drawOverlay(ctx, result, scale) {
     const [tx, ty] = map(c + 0.5, r);
     // One cell is 100 units wide in this local frame, so the 72 px font fills about 3/4 of it.
     ctx.setTransform((rx - lx) / 100, (ry - ly) / 100, (bx - tx) / 100, (by - ty) / 100, cx, cy);
+    if (entry) {
+      // A wrong entry: a red ring around the person's digit, the right digit small beside it.
+      ctx.lineWidth = 6;
+      ctx.strokeStyle = "#d7261e";
+      ctx.beginPath();
+      ctx.arc(0, 0, 37, 0, 2 * Math.PI);
+      ctx.stroke();
+      ctx.font = "bold 30px system-ui, sans-serif";
+      ctx.fillStyle = "#d7261e";
+      ctx.fillText(String(wrong.get(i)), 36, -34);
+      ctx.font = "bold 72px system-ui, sans-serif";
+      continue;
+    }
     ctx.lineWidth = 14;
     ctx.strokeStyle = "rgba(255, 255, 255, 0.85)";
     ctx.strokeText(result.solution[i], 0, 4);

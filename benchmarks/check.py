@@ -1,0 +1,124 @@
+"""Checking the person's entries on generated photos with planted mistakes.
+
+For each seed a hand-filled photo is generated (`synth_filled_photo`: pen entries, pencil notes,
+`--mistakes` planted wrong entries, exact truth), read, and checked by `answer_reading`. Reported:
+the share of planted mistakes reported wrong with the right digit expected (target >= 95%), the
+share of right entries reported wrong or unsure (target <= 1%), the share of right entries
+reported wrong alone, and how many photos had their givens solved. A sweep shows the same two
+shares for other unsure thresholds (`UNSURE_BELOW`), to retune it when the digit model changes.
+
+`--kinds truth` (the default until the reader tells print from handwriting) takes each cell's
+kind from the generator and everything else (digits, probabilities) from the reader;
+`--kinds reader` uses the reader's own kinds, which measures the whole thing once the kinds
+classifier lands.
+
+    python benchmarks/check.py --seeds 40
+    python benchmarks/check.py --seeds 40 --kinds reader
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse
+import dataclasses
+import time
+
+import numpy as np
+
+from sudoku_lens.errors import SudokuLensError
+from sudoku_lens.pipeline import UNSURE_BELOW, answer_reading
+from sudoku_lens.read.kinds import HANDWRITTEN
+from sudoku_lens.read.reader import read_image
+from sudoku_lens.solve import Status
+from sudoku_lens.synth.handwriting import synth_filled_photo
+from sudoku_lens.train.fonts import find_fonts
+
+THRESHOLDS = (0.3, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=40, help="photos to generate (default 40)")
+    parser.add_argument("--first", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument("--mistakes", type=int, default=3, help="wrong entries per photo")
+    parser.add_argument("--difficulty", default="medium", choices=("easy", "medium", "hard"))
+    parser.add_argument(
+        "--kinds",
+        choices=("truth", "reader"),
+        default="truth",
+        help="cell kinds from the generator (default) or from the reader",
+    )
+    args = parser.parse_args()
+    fonts = [str(path) for path in find_fonts()]
+
+    caught = planted = flagged = wrongly = right_entries = solved = lost = 0
+    sweep = {t: [0, 0] for t in THRESHOLDS}  # threshold -> [mistakes caught, right flagged]
+    start = time.perf_counter()
+    for seed in range(args.first, args.first + args.seeds):
+        sample = synth_filled_photo(
+            seed, args.difficulty, mistakes=args.mistakes, font_files=fonts
+        )
+        try:
+            reading = read_image(sample.photo.image)
+        except SudokuLensError:
+            lost += 1
+            continue
+        if args.kinds == "truth":
+            reading = dataclasses.replace(reading, kinds=sample.filled.kinds.copy())
+        answer = answer_reading(reading)
+        truth = sample.filled
+        hand = truth.kinds == HANDWRITTEN
+        planted += int(truth.mistakes.sum())
+        right = hand & ~truth.mistakes
+        right_entries += int(right.sum())
+        if answer.status is not Status.SOLVED or answer.solution is None:
+            continue
+        solved += 1
+        solution = sample.photo.solution
+        reported = {entry.cell: entry for entry in answer.wrong_entries}
+        unsure = {entry.cell for entry in answer.unsure_entries}
+        for r, c in np.argwhere(truth.mistakes):
+            entry = reported.get((int(r), int(c)))
+            caught += entry is not None and entry.expected == int(solution[r, c])
+        for r, c in np.argwhere(right):
+            cell = (int(r), int(c))
+            flagged += cell in reported or cell in unsure
+            wrongly += cell in reported
+        written = answer.entries
+        probability = np.take_along_axis(reading.probabilities, written[..., None], 2)[..., 0]
+        for threshold in THRESHOLDS:
+            sure = (written > 0) & (probability >= threshold)
+            differs = sure & (written != solution)
+            sweep[threshold][0] += int((differs & truth.mistakes).sum())
+            sweep[threshold][1] += int((right & ((written > 0) & ~sure | differs)).sum())
+    seconds = time.perf_counter() - start
+
+    def share(part: int, whole: int) -> str:
+        return f"{100 * part / whole:.1f}%" if whole else "n/a"
+
+    print(
+        f"{args.seeds} photos ({args.difficulty}, kinds from the {args.kinds}), "
+        f"{seconds:.1f} s: givens solved on {solved}, grid lost on {lost}"
+    )
+    print(
+        f"mistakes reported wrong with the right digit: {caught}/{planted} "
+        f"({share(caught, planted)}; target >= 95%)"
+    )
+    print(
+        f"right entries reported wrong or unsure: {flagged}/{right_entries} "
+        f"({share(flagged, right_entries)}; target <= 1%), wrong alone: {wrongly} "
+        f"({share(wrongly, right_entries)})"
+    )
+    print(f"unsure threshold sweep (in use: {UNSURE_BELOW}):")
+    for threshold, (hit, noise) in sweep.items():
+        print(
+            f"  {threshold:.2f}: mistakes caught {share(hit, planted)}, "
+            f"right entries flagged {share(noise, right_entries)}"
+        )
+
+
+if __name__ == "__main__":
+    main()

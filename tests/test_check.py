@@ -1,0 +1,296 @@
+"""Checking a person's handwritten entries: wrong, unsure and right entries, givens only, drawing.
+
+The digit reader does not yet tell print from handwriting, so these tests give the readings of
+generated hand-filled photos the generator's truth (`truth_reading`) and check what is done
+with the kinds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import truth_reading
+from sudoku_lens import pipeline
+from sudoku_lens.pipeline import (
+    UNSURE_BELOW,
+    CheckedEntry,
+    answer_reading,
+    draw_answer,
+    solve_photo,
+)
+from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, NOTES, PRINTED
+from sudoku_lens.read.reader import Reading, read_image
+from sudoku_lens.repair import repair
+from sudoku_lens.solve import Status
+from sudoku_lens.synth.handwriting import SyntheticFilledPhoto, synth_filled_photo
+
+
+@pytest.fixture(scope="module")
+def sample() -> SyntheticFilledPhoto:
+    """An upright easy photo with entries in blue ballpoint, pencil notes and three mistakes."""
+    return synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)
+
+
+@pytest.fixture(scope="module")
+def reading(sample: SyntheticFilledPhoto) -> Reading:
+    found = truth_reading(sample)
+    assert np.array_equal(found.givens, sample.photo.puzzle), "the printed digits read exactly"
+    return found
+
+
+def expected_wrong(sample: SyntheticFilledPhoto) -> list[CheckedEntry]:
+    solution = sample.photo.solution
+    return [
+        CheckedEntry((int(r), int(c)), int(sample.filled.digits[r, c]), int(solution[r, c]))
+        for r, c in zip(*np.nonzero(sample.filled.mistakes), strict=True)
+    ]
+
+
+def test_planted_mistakes_are_wrong_with_the_right_digit_and_right_entries_pass(
+    sample: SyntheticFilledPhoto, reading: Reading
+) -> None:
+    answer = answer_reading(reading)
+    assert answer.status is Status.SOLVED
+    np.testing.assert_array_equal(answer.grid, sample.photo.puzzle)
+    np.testing.assert_array_equal(answer.solution, sample.photo.solution)
+    assert answer.wrong_entries == expected_wrong(sample)
+    assert answer.unsure_entries == []
+    np.testing.assert_array_equal(answer.entries, reading.entries)
+
+
+def test_an_entry_read_without_confidence_is_unsure_never_wrong(
+    sample: SyntheticFilledPhoto, reading: Reading
+) -> None:
+    (r, c) = expected_wrong(sample)[0].cell
+    probabilities = reading.probabilities.copy()
+    probabilities[r, c] = (1 - UNSURE_BELOW + 0.05) / 9
+    probabilities[r, c, reading.grid[r, c]] = UNSURE_BELOW - 0.05
+    answer = answer_reading(dataclasses.replace(reading, probabilities=probabilities))
+    assert answer.unsure_entries == [CheckedEntry((r, c), int(reading.grid[r, c]), None)]
+    assert (r, c) not in [entry.cell for entry in answer.wrong_entries]
+    assert len(answer.wrong_entries) == len(expected_wrong(sample)) - 1
+    assert answer.unsure_entries[0].to_json() == {
+        "cell": f"r{r + 1}c{c + 1}",
+        "written": int(reading.grid[r, c]),
+    }
+
+
+def test_entries_are_never_givens_so_givens_alone_may_leave_several_solutions(
+    sample: SyntheticFilledPhoto, reading: Reading
+) -> None:
+    """Printed digits taken for handwriting leave too few givens: the entries that would fix
+    the answer are not counted, and no entry is called wrong without a unique solution."""
+    kinds = reading.kinds.copy()
+    printed = np.argwhere(kinds == PRINTED)
+    for r, c in printed[: len(printed) // 2]:
+        kinds[r, c] = HANDWRITTEN
+    fewer = dataclasses.replace(reading, kinds=kinds)
+    answer = answer_reading(fewer)
+    assert answer.status is Status.SEVERAL
+    assert answer.solution is None
+    assert answer.wrong_entries == []
+    np.testing.assert_array_equal(answer.grid, fewer.givens)
+
+
+def test_repair_never_turns_handwriting_into_givens(
+    sample: SyntheticFilledPhoto, reading: Reading
+) -> None:
+    """A wrong entry breaks the rules with the givens; it is reported, not repaired away."""
+    grid_with_entries = np.where(reading.kinds == HANDWRITTEN, reading.grid, reading.givens)
+    assert repair(reading.probabilities, grid_with_entries).status is not Status.SOLVED
+    answer = answer_reading(reading)
+    assert answer.corrected_cells == []
+    assert {entry.cell for entry in answer.wrong_entries} == {
+        entry.cell for entry in expected_wrong(sample)
+    }
+
+
+def test_a_printed_only_reading_is_answered_as_before(sample: SyntheticFilledPhoto) -> None:
+    """With every digit printed (as the reader has it until the kinds classifier lands) the
+    answer is `repair` of all the digits read, and there is nothing to check."""
+    plain = read_image(sample.photo.image)
+    assert not np.isin(plain.kinds, (HANDWRITTEN, NOTES)).any()
+    answer = answer_reading(plain)
+    fixed = repair(plain.probabilities, plain.grid)
+    np.testing.assert_array_equal(answer.grid, fixed.grid)
+    assert answer.status is fixed.status
+    assert answer.corrected_cells == fixed.changed_cells
+    assert answer.wrong_entries == answer.unsure_entries == []
+
+
+def test_entries_given_by_the_caller_are_checked_with_certainty(
+    sample: SyntheticFilledPhoto, reading: Reading
+) -> None:
+    low = dataclasses.replace(reading, probabilities=np.full((9, 9, 10), 0.1, np.float32))
+    answer = answer_reading(low, grid=sample.photo.puzzle, entries=reading.entries)
+    assert answer.wrong_entries == expected_wrong(sample)
+    assert answer.unsure_entries == []
+    text = "".join(str(d) for d in reading.entries.ravel())
+    again = answer_reading(reading, grid=sample.photo.puzzle, entries=text)
+    assert again.wrong_entries == answer.wrong_entries
+    assert again.unsure_entries == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_every_entry_is_right_wrong_or_unsure_and_unsure_is_never_wrong(
+    reading: Reading, data: st.DataObject
+) -> None:
+    open_cells = [tuple(int(v) for v in cell) for cell in np.argwhere(reading.givens == 0)]
+    chosen = data.draw(st.lists(st.sampled_from(open_cells), unique=True, max_size=20))
+    grid = reading.givens.copy()
+    kinds = np.where(reading.givens > 0, PRINTED, EMPTY).astype(np.uint8)
+    probabilities = reading.probabilities.copy()
+    for r, c in chosen:
+        digit = data.draw(st.integers(1, 9))
+        confidence = data.draw(st.floats(0.2, 0.956))
+        grid[r, c], kinds[r, c] = digit, HANDWRITTEN
+        probabilities[r, c] = (1 - confidence) / 9
+        probabilities[r, c, digit] = confidence
+    filled = dataclasses.replace(reading, grid=grid, kinds=kinds, probabilities=probabilities)
+    answer = answer_reading(filled)
+    solution = answer.solution
+    assert solution is not None
+    wrong = {entry.cell: entry for entry in answer.wrong_entries}
+    unsure = {entry.cell: entry for entry in answer.unsure_entries}
+    assert not wrong.keys() & unsure.keys()
+    for r, c in chosen:
+        sure = probabilities[r, c, grid[r, c]] >= UNSURE_BELOW
+        if not sure:
+            assert unsure[(r, c)].expected is None
+        elif grid[r, c] != solution[r, c]:
+            assert wrong[(r, c)] == CheckedEntry((r, c), int(grid[r, c]), int(solution[r, c]))
+        else:
+            assert (r, c) not in wrong and (r, c) not in unsure
+    assert set(wrong) | set(unsure) <= set(chosen)
+
+
+def cell_box(reading: Reading, r: int, c: int, half: float) -> tuple[slice, slice]:
+    """The pixels of a square around the middle of cell (r, c) of an upright photo, `half` of a
+    cell's side each way."""
+    square = np.float32([[0, 0], [9, 0], [9, 9], [0, 9]])
+    to_photo = cv2.getPerspectiveTransform(square, reading.corners.astype(np.float32))
+    middle = np.float32([[[c + 0.5, r + 0.5]]])
+    x, y = cv2.perspectiveTransform(middle, to_photo)[0, 0]
+    side = float(np.linalg.norm(reading.corners[1] - reading.corners[0])) / 9
+    return (
+        slice(int(y - half * side), int(y + half * side)),
+        slice(int(x - half * side), int(x + half * side)),
+    )
+
+
+def red_pixels(image: np.ndarray) -> int:
+    b, g, r = (image[..., k].astype(int) for k in range(3))
+    return int(((r - np.maximum(b, g)) > 80).sum())
+
+
+@pytest.mark.parametrize("check_only", [False, True])
+def test_drawing_marks_wrong_entries_red_and_leaves_right_entries_untouched(
+    sample: SyntheticFilledPhoto, reading: Reading, check_only: bool
+) -> None:
+    answer = answer_reading(reading)
+    image = draw_answer(reading, answer, check_only=check_only)
+    original = reading.image
+    wrong = {entry.cell for entry in answer.wrong_entries}
+    assert wrong
+    for r, c in np.argwhere(reading.kinds == HANDWRITTEN):
+        box = cell_box(reading, r, c, 0.3)
+        if (r, c) in wrong:
+            assert red_pixels(image[box]) > red_pixels(original[box]) + 50, (r, c)
+        else:
+            np.testing.assert_array_equal(image[box], original[box], err_msg=str((r, c)))
+    for r, c in np.argwhere(reading.kinds == PRINTED):
+        box = cell_box(reading, r, c, 0.3)
+        np.testing.assert_array_equal(image[box], original[box])
+    missing = np.argwhere(np.isin(reading.kinds, (EMPTY, NOTES)))
+    drawn = [
+        not np.array_equal(image[b], original[b])
+        for b in (cell_box(reading, *rc, 0.2) for rc in missing)
+    ]
+    assert not any(drawn) if check_only else all(drawn)
+
+
+def test_solve_photo_reports_and_draws_the_check(
+    sample: SyntheticFilledPhoto, reading: Reading, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def read_with_kinds(image: np.ndarray, **_: Any) -> Reading:
+        return dataclasses.replace(reading, image=image)
+
+    monkeypatch.setattr(pipeline, "read_image", read_with_kinds)
+    result = solve_photo(sample.photo.image)
+    assert result.solved and not result.correct
+    assert result.wrong_entries == expected_wrong(sample)
+    summary = result.to_json()
+    assert summary["wrong_entries"] == [entry.to_json() for entry in expected_wrong(sample)]
+    assert summary["wrong_entries"][0].keys() == {"cell", "written", "expected"}
+    assert summary["unsure_entries"] == []
+    assert summary["kinds"] == "".join(".phn"[k] for k in sample.filled.kinds.ravel())
+    assert summary["givens"] == "".join(str(d) for d in sample.photo.puzzle.ravel())
+    checked = solve_photo(sample.photo.image, check_only=True)
+    assert checked.check_only and checked.wrong_entries == result.wrong_entries
+    assert not np.array_equal(checked.image, result.image)
+
+
+def test_a_photo_hint_continues_from_the_right_entries_and_reports_the_wrong(
+    sample: SyntheticFilledPhoto, reading: Reading, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sudoku_lens.hints import hint_photo
+    from sudoku_lens.read import reader
+
+    monkeypatch.setattr(reader, "read_photo", lambda source: reading)
+    found = hint_photo(sample.photo.image)
+    values = np.asarray(found.state.values).reshape(9, 9)
+    right = (reading.kinds == HANDWRITTEN) & ~sample.filled.mistakes
+    np.testing.assert_array_equal(values[right], sample.photo.solution[right])
+    assert not values[sample.filled.mistakes].any()
+    assert found.wrong_entries == [int(r * 9 + c) for r, c in np.argwhere(sample.filled.mistakes)]
+    assert found.step is not None
+    # an entry taken from an earlier hint wins over the wrong one read in its cell
+    (r, c) = np.argwhere(sample.filled.mistakes)[0]
+    taken = np.zeros((9, 9), np.uint8)
+    taken[r, c] = sample.photo.solution[r, c]
+    again = hint_photo(sample.photo.image, entries=taken)
+    assert int(r * 9 + c) not in again.wrong_entries
+    assert np.asarray(again.state.values).reshape(9, 9)[r, c] == sample.photo.solution[r, c]
+
+
+@pytest.mark.parametrize("check_only", [False, True])
+def test_live_mode_marks_wrong_entries_on_the_moving_page(
+    sample: SyntheticFilledPhoto,
+    reading: Reading,
+    monkeypatch: pytest.MonkeyPatch,
+    check_only: bool,
+) -> None:
+    from sudoku_lens.live import LiveSettings, LiveSolver
+    from sudoku_lens.live import solver as live_solver
+
+    monkeypatch.setattr(
+        live_solver, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
+    )
+    solver = LiveSolver(LiveSettings(banner=False, check_only=check_only))
+    frame = sample.photo.image
+    results = [solver.process(frame) for _ in range(4)]
+    last = results[-1]
+    assert last.state.value == "solved" and last.drawn
+    assert last.wrong_entries == expected_wrong(sample)
+    assert last.to_json()["wrong_entries"] == [e.to_json() for e in expected_wrong(sample)]
+    wrong = {entry.cell for entry in last.wrong_entries}
+    for r, c in np.argwhere(reading.kinds == HANDWRITTEN):
+        box = cell_box(reading, r, c, 0.3)
+        if (r, c) in wrong:
+            assert red_pixels(last.frame[box]) > red_pixels(frame[box]) + 50
+        else:
+            assert np.abs(last.frame[box].astype(int) - frame[box]).max() <= 2, (r, c)
+    empty = [tuple(rc) for rc in np.argwhere(reading.kinds == EMPTY)]
+    changed = [
+        not np.array_equal(last.frame[b], frame[b])
+        for b in (cell_box(reading, r, c, 0.2) for r, c in empty)
+    ]
+    assert not any(changed) if check_only else all(changed)
