@@ -253,6 +253,31 @@ def test_a_file_cut_into_pieces_reads_as_a_whole(
     assert pieces == read_puzzles(text)
 
 
+@pytest.mark.parametrize("piece", [100, 20_000, 1 << 20])
+def test_a_line_over_the_limit_is_an_error_record_and_the_batch_goes_on(
+    piece: int, tmp_path: Path, monkeypatch
+) -> None:
+    bank = tmp_path / "bank.txt"
+    long_lines = {2: "1" * 50_000, 16: "9" * 20_001}
+    bank.write_text(f"{INKALA}\n{long_lines[2]}\n{EASY}\n{'x' * 10_000}\n{GRID}\n{long_lines[16]}")
+    monkeypatch.setattr(inputs, "PIECE_BYTES", piece)
+    units = list(inputs.expand([bank]))
+    assert [(u.first_line, u.size) for u in units if u.too_long] == [(2, 50_001), (16, 20_001)]
+    records = list(run([bank], jobs=1))
+    assert [(r.line, r.status) for r in records] == [
+        (1, "solved"),
+        (2, "error"),
+        (3, "solved"),
+        (4, "error"),
+        (5, "solved"),
+        (16, "error"),
+    ]
+    for record in (records[1], records[5]):
+        assert record.error == "longer than 10,000 bytes: not a puzzle" and record.grid is None
+    assert records[3].error.startswith("bad character 'x'")
+    assert records[4].solution == records[0].solution == solve_line(INKALA).solution
+
+
 def test_records_come_in_input_order_with_a_small_window(tmp_path: Path, monkeypatch) -> None:
     banks = []
     for i in range(3):
