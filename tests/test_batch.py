@@ -12,7 +12,7 @@ from pathlib import Path
 
 import cv2
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from batch_workers import die_on_crash_photos
@@ -192,6 +192,7 @@ def test_a_bank_of_plain_lines_takes_the_packed_path_with_the_same_rows(tmp_path
 
 
 @settings(max_examples=40, deadline=None)
+@example(first_line=9_995, seconds=[0.5, 9.25, 0.0, 1e-7, 3.3] * 2, source='a "b", c')
 @given(
     first_line=st.integers(1, 10**7),
     seconds=st.lists(st.floats(0, 9.4), min_size=1, max_size=30),
