@@ -85,7 +85,7 @@ class Done:
     """
 
     block: Block | None
-    encoded: bytes | None
+    encoded: bytes | bytearray | None
     statuses: Counter[str]
     errors: list[tuple[str, int | None, str]]
 
