@@ -86,6 +86,8 @@ class _Process:
 class LocalPool:
     """Run units on `jobs` worker processes; results come back in completion order."""
 
+    units_per_task = 1
+
     def __init__(self, jobs: int, worker: Worker, encoding: str | None) -> None:
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload([*PRELOAD, worker.__module__])
