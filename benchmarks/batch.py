@@ -6,7 +6,8 @@
 Photos (the image files of the folder, `--count` of them): an in-process loop of `solve_photo`
 (model loaded first) against `sudoku_lens.batch.run` with `--jobs 1`, `--jobs 2` and
 `--cluster local` with 2 workers. For each: wall time from the call (worker start-up included)
-and the steady rate from the first record to the last (start-up excluded). Ratios: jobs 2 over
+and the steady rate from the first record to the last (start-up excluded; on Dask, the first
+task's records arrive together and are not counted). Ratios: jobs 2 over
 jobs 1 (target 1.8 or more), jobs 1's time per photo over the in-process loop's (overhead
 target under 10%), the LocalCluster over jobs 2 (target within 15%).
 
@@ -49,19 +50,24 @@ def photo_paths(folder: Path, count: int | None) -> list[str]:
     return paths[:count] if count else paths
 
 
-def timed_run(paths: list[str], **options: object) -> tuple[float, float, int, float]:
-    """(wall seconds, seconds from the first record to the last, records solved, CPU seconds
-    of this process and its workers)."""
+def timed_run(paths: list[str], **options: object) -> tuple[float, float, int, int, float]:
+    """(wall seconds, seconds from the first arrival of records to the last, records that came
+    after the first arrival, records solved, CPU seconds of this process and its workers).
+
+    An arrival is the records handed on together (within 5 ms): one photo in local mode, a
+    task's photos on Dask, so the steady rate counts only the records made after the clock
+    started, whatever the number of photos a task holds."""
     monitor = TreeMonitor(os.getpid())
     start = time.perf_counter()
     first = last = start
-    solved = 0
+    solved = later = 0
     for i, record in enumerate(run(paths, **options)):  # type: ignore[arg-type]
         last = time.perf_counter()
         if i == 0:
             first = last
+        later += last - first > 0.005
         solved += record.status == "solved"
-    return last - start, last - first, solved, monitor.stop()
+    return last - start, last - first, later, solved, monitor.stop()
 
 
 def bench_photos(folder: Path, count: int | None) -> None:
@@ -82,11 +88,11 @@ def bench_photos(folder: Path, count: int | None) -> None:
         ("--jobs 2", {"jobs": 2}),
         ("--cluster local (2)", {"jobs": 2, "cluster": "local"}),
     ):
-        wall, steady, solved, cpu = timed_run(paths, **options)
-        results[name] = (n / wall, (n - 1) / steady, cpu)
+        wall, steady, later, solved, cpu = timed_run(paths, **options)
+        results[name] = (n / wall, later / steady, cpu)
         print(
-            f"  {name:20} {1000 * steady / (n - 1):7.1f} ms/photo  {n / wall:6.2f} photos/s "
-            f"wall, {(n - 1) / steady:6.2f} steady  ({solved} solved, {wall:.1f} s, "
+            f"  {name:20} {1000 * steady / later:7.1f} ms/photo  {n / wall:6.2f} photos/s "
+            f"wall, {later / steady:6.2f} steady  ({solved} solved, {wall:.1f} s, "
             f"{1000 * cpu / n:.1f} ms CPU/photo)"
         )
     one, two, dask = results["--jobs 1"], results["--jobs 2"], results["--cluster local (2)"]
@@ -100,8 +106,8 @@ def bench_photos(folder: Path, count: int | None) -> None:
         f"{100 * (one[2] / loop_cpu - 1):+.1f}% CPU (target < 10%)"
     )
     print(
-        f"  cluster local / jobs 2: {dask[0] / two[0]:.2f} wall, {dask[1] / two[1]:.2f} steady "
-        "(target within 15%)"
+        f"  cluster local / jobs 2: {dask[0] / two[0]:.2f} wall, {dask[1] / two[1]:.2f} steady, "
+        f"{two[2] / dask[2]:.2f} CPU (target within 15%: >= 0.85)"
     )
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import cv2
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from batch_workers import die_on_crash_photos
@@ -192,6 +192,7 @@ def test_a_bank_of_plain_lines_takes_the_packed_path_with_the_same_rows(tmp_path
 
 
 @settings(max_examples=40, deadline=None)
+@example(first_line=9_995, seconds=[0.5, 9.25, 0.0, 1e-7, 3.3] * 2, source='a "b", c')
 @given(
     first_line=st.integers(1, 10**7),
     seconds=st.lists(st.floats(0, 9.4), min_size=1, max_size=30),
@@ -251,6 +252,31 @@ def test_a_file_cut_into_pieces_reads_as_a_whole(
         for entry in read_puzzles(unit.read().decode(), first_line=unit.first_line)
     ]
     assert pieces == read_puzzles(text)
+
+
+@pytest.mark.parametrize("piece", [100, 20_000, 1 << 20])
+def test_a_line_over_the_limit_is_an_error_record_and_the_batch_goes_on(
+    piece: int, tmp_path: Path, monkeypatch
+) -> None:
+    bank = tmp_path / "bank.txt"
+    long_lines = {2: "1" * 50_000, 16: "9" * 20_001}
+    bank.write_text(f"{INKALA}\n{long_lines[2]}\n{EASY}\n{'x' * 10_000}\n{GRID}\n{long_lines[16]}")
+    monkeypatch.setattr(inputs, "PIECE_BYTES", piece)
+    units = list(inputs.expand([bank]))
+    assert [(u.first_line, u.size) for u in units if u.too_long] == [(2, 50_001), (16, 20_001)]
+    records = list(run([bank], jobs=1))
+    assert [(r.line, r.status) for r in records] == [
+        (1, "solved"),
+        (2, "error"),
+        (3, "solved"),
+        (4, "error"),
+        (5, "solved"),
+        (16, "error"),
+    ]
+    for record in (records[1], records[5]):
+        assert record.error == "longer than 10,000 bytes: not a puzzle" and record.grid is None
+    assert records[3].error.startswith("bad character 'x'")
+    assert records[4].solution == records[0].solution == solve_line(INKALA).solution
 
 
 def test_records_come_in_input_order_with_a_small_window(tmp_path: Path, monkeypatch) -> None:

@@ -39,6 +39,16 @@ def test_a_local_cluster_gives_the_records_of_local_mode(inputs: list[Path]) -> 
     assert len(on_dask) == 201 and without_seconds(on_dask) == without_seconds(local)
 
 
+def test_tasks_of_several_units_keep_the_input_order(inputs: list[Path], monkeypatch) -> None:
+    from sudoku_lens.batch import inputs as batch_inputs
+
+    monkeypatch.setattr(batch_inputs, "PIECE_BYTES", 500)  # some 40 units: tasks of 4
+    on_dask = [r.to_dict() for r in run(inputs, cluster="local", jobs=2)]
+    assert [(r["source"], r["line"]) for r in on_dask] == [(str(inputs[0]), None)] + [
+        (str(inputs[1]), line) for line in range(1, 201)
+    ]
+
+
 def test_a_killed_dask_worker_is_replaced_and_the_item_retried_once(
     inputs: list[Path], tmp_path: Path
 ) -> None:

@@ -43,7 +43,8 @@ __all__ = [
 ]
 
 WINDOW_PER_JOB = 4
-"""Units out at once per worker by default: enough to keep every worker busy."""
+"""Units (or Dask tasks of several units) out at once per worker by default: enough to keep
+every worker busy."""
 
 
 def default_jobs() -> int:
@@ -92,7 +93,8 @@ def process(
 
         pool = LocalPool(jobs, worker, encoding)
     try:
-        yield from _in_order(units, pool, window or WINDOW_PER_JOB * jobs)
+        window = window or WINDOW_PER_JOB * jobs * pool.units_per_task
+        yield from _in_order(units, pool, window)
     finally:
         pool.close()
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import logging
 import uuid
+from collections import deque
 from typing import Any
 
 from sudoku_lens.batch.work import Done, Unit, Worker, failed
@@ -38,8 +39,24 @@ def require_distributed() -> Any:
     return distributed
 
 
+UNITS_PER_TASK = 4
+"""Units sent as one Dask task: a photo takes some 75 ms, so a task each would spend a good
+part of the time on the scheduler's round trips and book-keeping rather than on photos."""
+
+
+def work_many(worker: Worker, units: list[Unit], encoding: str | None) -> list[Done]:
+    """Do `units` one after the other on a Dask worker: one task for several units."""
+    return [worker(unit, encoding) for unit in units]
+
+
 class DaskPool:
-    """Run units as Dask tasks; results come back in completion order."""
+    """Run units as Dask tasks of up to `UNITS_PER_TASK` consecutive units; results come back
+    in completion order. A task whose worker died twice (Dask's KilledWorker) is split into
+    one task per unit, so that the unit to blame gets its own retry before it is recorded as
+    an error, and the others are done.
+    """
+
+    units_per_task = UNITS_PER_TASK
 
     def __init__(self, address: str, jobs: int, worker: Worker, encoding: str | None) -> None:
         distributed = require_distributed()
@@ -66,37 +83,61 @@ class DaskPool:
                 ) from None
         self._prefix = f"sudoku-lens-{uuid.uuid4().hex[:8]}"
         self._numbers = itertools.count()
-        self._units: dict[str, tuple[int, Unit]] = {}
+        self._pending: list[tuple[int, Unit]] = []
+        self._tasks: dict[str, list[tuple[int, Unit]]] = {}
+        self._ready: deque[tuple[int, Done]] = deque()
         self._completed = distributed.as_completed()
         self._killed_worker = distributed.KilledWorker
 
     def submit(self, index: int, unit: Unit) -> None:
-        """Send a unit to the cluster."""
+        """Queue a unit; it goes to the cluster with the next ones, `UNITS_PER_TASK` a task."""
+        self._pending.append((index, unit))
+        if len(self._pending) == UNITS_PER_TASK:
+            self._send()
+
+    def _send(self, task: list[tuple[int, Unit]] | None = None) -> None:
+        """Send the queued units (or `task`) to the cluster as one task."""
+        if task is None:
+            task, self._pending = self._pending, []
         future = self._client.submit(
+            work_many,
             self._worker,
-            unit,
+            [unit for _, unit in task],
             self._encoding,
             key=f"{self._prefix}-{next(self._numbers)}",
             pure=False,
         )
-        self._units[future.key] = (index, unit)
+        self._tasks[future.key] = task
         self._completed.add(future)
 
     def next_done(self) -> tuple[int, Done]:
         """Wait for the next finished unit: (its index, its Done)."""
-        future = next(self._completed)
-        index, unit = self._units.pop(future.key)
-        if future.status == "finished":
-            done = future.result()
-        else:
-            exc = future.exception()
-            if isinstance(exc, self._killed_worker):
-                message = "the worker process died on this item twice (Dask: KilledWorker)"
+        if self._pending:
+            self._send()
+        while not self._ready:
+            future = next(self._completed)
+            task = self._tasks.pop(future.key)
+            try:  # waits again when the result was lost with its worker and is done anew
+                dones = future.result()
+            except Exception as exc:
+                self._failed(task, exc)
             else:
-                message = f"the cluster failed on this item: {type(exc).__name__}: {exc}"
-            done = failed(unit, message, self._encoding)
-        future.release()
-        return index, done
+                pairs = zip(task, dones, strict=True)
+                self._ready.extend((index, done) for (index, _), done in pairs)
+            future.release()
+        return self._ready.popleft()
+
+    def _failed(self, task: list[tuple[int, Unit]], exc: BaseException) -> None:
+        """Split a task of several units that killed its workers; record a lone unit's failure."""
+        if isinstance(exc, self._killed_worker) and len(task) > 1:
+            for one in task:
+                self._send([one])
+            return
+        if isinstance(exc, self._killed_worker):
+            message = "the worker process died on this item twice (Dask: KilledWorker)"
+        else:
+            message = f"the cluster failed on this item: {type(exc).__name__}: {exc}"
+        self._ready.extend((index, failed(unit, message, self._encoding)) for index, unit in task)
 
     def close(self) -> None:
         """Disconnect; a LocalCluster started here is shut down."""

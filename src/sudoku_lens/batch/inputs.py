@@ -9,8 +9,9 @@ names a path that exists or holds a `/`; otherwise it is a puzzle file.
 
 Puzzle files are cut into pieces of about `PIECE_BYTES`, after a line where no grid is open; a
 worker reads its piece from the file and parses and solves it: the parent sends the piece's
-place in the file, and never parses a puzzle. Items already recorded (`Recorded`, for --resume)
-are skipped.
+place in the file, and never parses a puzzle. A line longer than `MAX_LINE_BYTES` (the limit of
+`solve`) is never held whole: it becomes a piece of its own that gives an error record. Items
+already recorded (`Recorded`, for --resume) are skipped.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from sudoku_lens.batch.work import PhotoUnit, PuzzleUnit, Unit
 from sudoku_lens.errors import SudokuLensError
-from sudoku_lens.puzzle.text import grid_row_cells
+from sudoku_lens.puzzle.text import MAX_LINE_BYTES, grid_row_cells
 from sudoku_lens.read.formats import HEAD_BYTES, image_format, unsupported_format
 
 PIECE_BYTES = 1 << 20
@@ -222,23 +224,61 @@ def _drawing(draw_dir: Path | None, source: str) -> str | None:
 
 
 def _puzzle_units(path: str, recorded: Recorded) -> Iterator[PuzzleUnit]:
-    """The puzzle file at `path` in pieces of whole lines, each ending where no grid is open."""
+    """The puzzle file at `path` in pieces of whole lines, each ending where no grid is open; a
+    line longer than MAX_LINE_BYTES is a piece of its own, marked `too_long` and never read
+    whole (the worker records it as an error, as `solve` refuses such a file)."""
     first_line, offset = 1, 0
     absolute = os.path.abspath(path)
     with open(path, "rb") as handle:
-        while lines := handle.readlines(PIECE_BYTES):
-            cell_rows = _open_grid_rows(lines)
-            while cell_rows % 9:
-                line = handle.readline()
-                if not line:
-                    break
-                lines.append(line)
+        for size, lines, too_long in _pieces(handle):
+            skip = recorded.line_mask(path, first_line, lines)
+            yield PuzzleUnit(path, absolute, offset, size, first_line, lines, skip, too_long)
+            first_line, offset = first_line + lines, offset + size
+
+
+def _pieces(handle: BinaryIO) -> Iterator[tuple[int, int, bool]]:
+    """(bytes, lines, too long) of each piece of a puzzle file, read in blocks of about
+    PIECE_BYTES: holding at most one block and one line of MAX_LINE_BYTES at a time."""
+    carry = b""
+    while block := carry + handle.read(PIECE_BYTES):
+        carry = b""
+        if not block.endswith(b"\n"):
+            block += handle.readline(MAX_LINE_BYTES + 1)  # the rest of the last line, bounded
+        lines = block.split(b"\n")  # the last: what follows the last line break
+        if max(map(len, lines)) > MAX_LINE_BYTES:
+            first = next(i for i, line in enumerate(lines) if len(line) > MAX_LINE_BYTES)
+            if first == 0:
+                if len(lines) == 1:
+                    yield len(block) + _skip_line(handle), 1, True
+                else:
+                    yield len(lines[0]) + 1, 1, True
+                    carry = block[len(lines[0]) + 1 :]
+                continue
+            cut = sum(map(len, lines[:first])) + first
+            block, carry, lines = block[:cut], block[cut:], [*lines[:first], b""]
+        rows = _open_grid_rows(lines[:-1] if block.endswith(b"\n") else lines)
+        while rows % 9 and not carry:  # go on to the end of an open grid, line by line
+            line = handle.readline(MAX_LINE_BYTES + 1)
+            if len(line.rstrip(b"\n")) > MAX_LINE_BYTES:
+                carry = line
+            elif line:
+                block += line
                 cells = grid_row_cells(line.decode("utf-8", "replace"))
-                cell_rows = 0 if cells is None else cell_rows + (cells > 0)
-            size = sum(map(len, lines))
-            skip = recorded.line_mask(path, first_line, len(lines))
-            yield PuzzleUnit(path, absolute, offset, size, first_line, len(lines), skip)
-            first_line, offset = first_line + len(lines), offset + size
+                rows = 0 if cells is None else rows + (cells > 0)
+            else:
+                break
+        yield len(block), block.count(b"\n") + (not block.endswith(b"\n")), False
+
+
+def _skip_line(handle: BinaryIO) -> int:
+    """Read on to the end of the current line (its line break included) without keeping it;
+    the number of bytes read."""
+    skipped = 0
+    while chunk := handle.readline(PIECE_BYTES):
+        skipped += len(chunk)
+        if chunk.endswith(b"\n"):
+            break
+    return skipped
 
 
 def _open_grid_rows(lines: list[bytes]) -> int:

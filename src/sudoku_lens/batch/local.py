@@ -4,16 +4,19 @@ A worker works through its units in the order sent, so the next one is already t
 finishes one (units are small: paths and places in files). A worker that dies (a segfault, the
 out-of-memory killer) dies on the oldest unit it holds: that one is retried once on a fresh
 worker, then recorded as an error; the others it held are sent again as they were. Workers are
-started by a fork server (safe with the parent's threads) and ignore Ctrl-C, which the parent
-handles by stopping them.
+started by a fork server (safe with the parent's threads) that has imported `PRELOAD` once, and
+ignore Ctrl-C, which the parent handles by stopping them. Encoded rows come back raw, read
+straight into their buffer, not pickled.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 from collections import deque
+from dataclasses import replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -22,10 +25,14 @@ from sudoku_lens.batch.work import Done, Unit, Worker, describe_exit, failed
 _STOP_SECONDS = 5.0
 DEPTH = 2
 """Units a worker holds at once: the one it works on and the next."""
+PRELOAD = ["sudoku_lens.batch.work", "sudoku_lens.batch.records", "sudoku_lens.solve"]
+"""Modules the fork server imports once, so that each worker starts with them (NumPy, the C
+solver); the photo reader's (OpenCV, ONNX Runtime) are left to the workers that read photos."""
 
 
 def _serve(connection: Connection, worker: Worker, encoding: str | None) -> None:
-    """A worker process's loop: receive (index, unit), send back (index, Done), until None."""
+    """A worker process's loop: receive (index, unit), send back (index, Done, size of its
+    rows or None) and then the Done's encoded rows as raw bytes, until None."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         try:
@@ -35,7 +42,32 @@ def _serve(connection: Connection, worker: Worker, encoding: str | None) -> None
         if task is None:
             return
         index, unit = task
-        connection.send((index, worker(unit, encoding)))
+        done = worker(unit, encoding)
+        if done.encoded is None:
+            connection.send((index, done, None))
+        else:  # the rows as they are, not pickled: megabytes for a piece of a puzzle file
+            connection.send((index, replace(done, encoded=None), len(done.encoded)))
+            _send_rows(connection, done.encoded)
+
+
+def _send_rows(connection: Connection, rows: bytes | bytearray) -> None:
+    """Write `rows` raw on the connection (after a message that gives their size)."""
+    view = memoryview(rows)
+    while view:
+        view = view[os.write(connection.fileno(), view) :]
+
+
+def _receive_rows(connection: Connection, size: int) -> bytearray:
+    """Read `size` bytes sent by `_send_rows` straight into their buffer (EOFError if the
+    worker died before the end)."""
+    rows = bytearray(size)
+    view = memoryview(rows)
+    while view:
+        count = os.readv(connection.fileno(), [view])
+        if count == 0:
+            raise EOFError
+        view = view[count:]
+    return rows
 
 
 class _Process:
@@ -54,8 +86,11 @@ class _Process:
 class LocalPool:
     """Run units on `jobs` worker processes; results come back in completion order."""
 
+    units_per_task = 1
+
     def __init__(self, jobs: int, worker: Worker, encoding: str | None) -> None:
         self._context = multiprocessing.get_context("forkserver")
+        self._context.set_forkserver_preload([*PRELOAD, worker.__module__])
         self._worker, self._encoding = worker, encoding
         self._queue: deque[tuple[int, Unit, int]] = deque()
         self._ready: deque[tuple[int, Done]] = deque()
@@ -90,7 +125,10 @@ class LocalPool:
             for process in busy:
                 if process.connection in ready:
                     try:
-                        index, done = process.connection.recv()
+                        index, done, size = process.connection.recv()
+                        if size is not None:
+                            rows = _receive_rows(process.connection, size)
+                            done = replace(done, encoded=rows)
                     except (EOFError, OSError):
                         self._replace(process)
                         continue

@@ -116,7 +116,7 @@ def block_statuses(block: Block) -> Counter[str]:
     return Counter(record.status for record in block)
 
 
-def encode(block: Block, encoding: str) -> bytes:
+def encode(block: Block, encoding: str) -> bytes | bytearray:
     """The block as rows of a `.jsonl` or `.csv` file (UTF-8, one row per record)."""
     if isinstance(block, SolvedPuzzles) and np.frombuffer(block.seconds, np.float64).max() < 9.5:
         return _encode_solved(block, encoding)
@@ -137,84 +137,69 @@ def csv_header() -> bytes:
     return (",".join(FIELDS) + CSV_END).encode()
 
 
-def _encode_solved(block: SolvedPuzzles, encoding: str) -> bytes:
-    """Rows of a SolvedPuzzles block built as byte columns with NumPy, no loop per puzzle.
+def _encode_solved(block: SolvedPuzzles, encoding: str) -> bytearray:
+    """Rows of a SolvedPuzzles block written with NumPy into one buffer, no loop per puzzle.
 
-    Numbers are written the way Python writes them for lines; seconds with 7 decimals (the
-    rounding every record gets), which needs them under 10.
+    The rows of a run of line numbers with the same count of digits share one layout: a
+    template of the constant text, copied to every row at once, then the variable columns
+    (line, puzzle, solution, seconds) written over it. Numbers are written the way Python
+    writes them for lines; seconds with 7 decimals (the rounding every record gets), which
+    needs them under 10.
     """
     count = len(block)
     lines = block.first_line + np.arange(count, dtype=np.int64)
     digits = np.searchsorted(10 ** np.arange(1, 19, dtype=np.int64), lines, side="right") + 1
     puzzles = np.frombuffer(block.puzzles, np.uint8).reshape(count, 81)
     solutions = np.frombuffer(block.solutions, np.uint8).reshape(count, 81)
-    tenths = np.rint(np.frombuffer(block.seconds, np.float64) * 1e7).astype(np.int64)
-    seconds = _digit_columns(tenths, 8)
-    point = np.full((count, 1), ord("."), np.uint8)
-    seconds = np.concatenate([seconds[:, :1], point, seconds[:, 1:]], axis=1)
+    tenths = np.rint(np.frombuffer(block.seconds, np.float64) * 1e7).astype(np.uint32)
     if encoding == "jsonl":
-        pieces = [
-            ('{"source": ' + json.dumps(block.source) + ', "line": ').encode(),
-            None,
-            b', "kind": "puzzle", "grid": "',
-            puzzles,
-            b'", "kinds": null, "givens": null, "solution": "',
-            solutions,
-            b'", "status": "solved", "rating": null, "level": null, "seconds": ',
-            seconds,
-            b', "error": null}\n',
+        head = '{"source": ' + json.dumps(block.source) + ', "line": '
+        constants = [
+            head,
+            ', "kind": "puzzle", "grid": "',
+            '", "kinds": null, "givens": null, "solution": "',
+            '", "status": "solved", "rating": null, "level": null, "seconds": ',
+            ', "error": null}\n',
         ]
     else:
         buffer = io.StringIO()
         csv.writer(buffer, lineterminator=CSV_END).writerow([block.source])
-        pieces = [
-            (buffer.getvalue().removesuffix(CSV_END) + ",").encode(),
-            None,
-            b",puzzle,",
-            puzzles,
-            b",,,",
-            solutions,
-            b",solved,,,",
-            seconds,
-            f",{CSV_END}".encode(),
-        ]
-    out = []
-    for width in np.unique(digits):
-        rows = np.flatnonzero(digits == width)
-        start, stop = int(rows[0]), int(rows[-1]) + 1  # line numbers grow, so a width is a run
-        count = stop - start
-        columns = [
-            _digit_columns(lines[start:stop], int(width))
-            if piece is None
-            else piece
-            if isinstance(piece, bytes)
-            else piece[start:stop]
-            for piece in pieces
-        ]
-        widths = [len(c) if isinstance(c, bytes) else c.shape[1] for c in columns]
-        names = [f"f{i}" for i in range(len(columns))]
-        layout = np.dtype(
-            {
-                "names": names,
-                "formats": [f"S{w}" for w in widths],
-                "offsets": np.cumsum([0, *widths[:-1]]).tolist(),
-                "itemsize": sum(widths),
-            }
-        )
-        rows = np.empty(count, layout)
-        for name, column, column_width in zip(names, columns, widths, strict=True):
-            if isinstance(column, bytes):
-                rows[name] = column
-            else:
-                rows[name] = np.ascontiguousarray(column).view(f"S{column_width}").reshape(count)
-        out.append(rows.tobytes())
-    return out[0] if len(out) == 1 else b"".join(out)
+        head = buffer.getvalue().removesuffix(CSV_END) + ","
+        constants = [head, ",puzzle,", ",,,", ",solved,,,", f",{CSV_END}"]
+    fixed = len("".join(constants).encode()) + 81 + 81 + 9
+    widths = np.unique(digits)
+    starts = np.searchsorted(digits, widths).tolist()  # line numbers grow: a width is a run
+    runs = list(zip(starts, [*starts[1:], count], widths.tolist(), strict=True))
+    sizes = [(end - start) * (fixed + width) for start, end, width in runs]
+    out = bytearray(sum(sizes))
+    offset = 0
+    for (start, end, width), size in zip(runs, sizes, strict=True):
+        rows = np.frombuffer(out, np.uint8, size, offset).reshape(end - start, fixed + width)
+        offset += size
+        template = bytearray()
+        places = []  # where the line, puzzle, solution and seconds go
+        for constant, variable in zip(constants, (width, 81, 81, 9, 0), strict=True):
+            template += constant.encode()
+            places.append(len(template))
+            template += b"0" * variable
+        line, puzzle, solution, seconds = places[:4]
+        rows[:] = np.frombuffer(bytes(template), np.uint8)
+        _write_digits(rows, line, width, lines[start:end])
+        rows[:, puzzle : puzzle + 81] = puzzles[start:end]
+        rows[:, solution : solution + 81] = solutions[start:end]
+        rows[:, seconds + 1] = ord(".")
+        _write_digits(rows, seconds + 2, 7, tenths[start:end])
+        rows[:, seconds] += (tenths[start:end] // 10_000_000).astype(np.uint8)
+    return out
 
 
-def _digit_columns(values: np.ndarray, width: int) -> np.ndarray:
-    """(n, width) ASCII digits of non-negative integers, zero-padded on the left."""
-    powers = 10 ** np.arange(width - 1, -1, -1, dtype=np.int64)
-    return ((values[:, None] // powers) % 10 + ord("0")).astype(np.uint8)
+def _write_digits(rows: np.ndarray, place: int, width: int, values: np.ndarray) -> None:
+    """Write non-negative integers in `width` ASCII digits (zero-padded on the left) into
+    columns `place` to `place + width` of `rows`, whose template holds '0' there."""
+    values = values.copy()
+    for column in range(place + width - 1, place - 1, -1):
+        rows[:, column] += (values % 10).astype(np.uint8)
+        values //= 10
 
 
 def arrow_schema() -> Any:

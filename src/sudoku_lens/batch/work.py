@@ -16,6 +16,7 @@ from typing import Any
 
 from sudoku_lens.batch.records import Block, Record, SolvedPuzzles, block_statuses, encode
 from sudoku_lens.errors import SudokuLensError
+from sudoku_lens.puzzle.text import MAX_LINE_BYTES
 
 ERROR_SAMPLES = 3
 """Errors of a unit kept for the summary (all of them are in the records)."""
@@ -38,6 +39,9 @@ class PuzzleUnit:
     `skip` marks the lines already recorded (a resumed batch), one bit per line from
     `first_line` (bit i of byte i // 8): their puzzles give no record. A bitmap keeps a unit
     small (a few kB at most), which the local pool relies on.
+
+    `too_long` marks a piece that is one line longer than `MAX_LINE_BYTES`: it is not read
+    (it may be gigabytes), and gives an error record.
     """
 
     source: str
@@ -47,6 +51,7 @@ class PuzzleUnit:
     first_line: int
     lines: int
     skip: bytes = b""
+    too_long: bool = False
 
     def skips(self, number: int) -> bool:
         """True when line `number` is already recorded."""
@@ -80,7 +85,7 @@ class Done:
     """
 
     block: Block | None
-    encoded: bytes | None
+    encoded: bytes | bytearray | None
     statuses: Counter[str]
     errors: list[tuple[str, int | None, str]]
 
@@ -138,6 +143,8 @@ def failed(unit: Unit, message: str, encoding: str | None) -> Done:
     """Every item of `unit` recorded as an error with `message` (e.g. its worker died twice)."""
     if isinstance(unit, PhotoUnit):
         return finish([_error_record(unit.source, None, "photo", None, message)], encoding)
+    if unit.too_long:
+        return finish(_too_long_records(unit, message), encoding)
     from sudoku_lens.puzzle.text import read_puzzles
 
     entries = read_puzzles(unit.read().decode("utf-8", "replace"), first_line=unit.first_line)
@@ -221,6 +228,8 @@ def _puzzle_block(unit: PuzzleUnit, rated: bool) -> Block:
     """Solve the puzzles of a piece of a puzzle file; packed when all lines are plain puzzles."""
     from sudoku_lens.solve import solve_packed
 
+    if unit.too_long:
+        return _too_long_records(unit, f"longer than {MAX_LINE_BYTES:,} bytes: not a puzzle")
     text = unit.read()
     count = text.count(b"\n")
     plain = (
@@ -236,6 +245,13 @@ def _puzzle_block(unit: PuzzleUnit, rated: bool) -> Block:
             if counts.count(1) == count:
                 return SolvedPuzzles(unit.source, unit.first_line, packed, solutions, seconds)
     return _puzzle_records(unit, text, rated)
+
+
+def _too_long_records(unit: PuzzleUnit, message: str) -> list[Record]:
+    """The error record of a piece that is one over-long line (none when it is recorded)."""
+    if unit.skips(unit.first_line):
+        return []
+    return [_error_record(unit.source, unit.first_line, "puzzle", None, message)]
 
 
 def _puzzle_records(unit: PuzzleUnit, text: bytes, rated: bool) -> list[Record]:
