@@ -310,6 +310,7 @@ def run_kinds_training(
     *,
     seed: int = 0,
     synthetic: int = 240,
+    held_out: int = 40,
     photo_variants: int = 3,
     epochs: int = 40,
     font_dirs: Sequence[Path] | None = None,
@@ -320,7 +321,8 @@ def run_kinds_training(
     Samples: the training photos of `data_dir` (printed/ and mixed/, `photo_variants` cuts each)
     and `synthetic` generated hand-filled photos (handwriting fonts found by
     `find_handwriting_fonts`, printed digits in the other fonts of `font_dirs`). Returns the
-    report of each folder's validation photos and of 40 generated photos not trained on."""
+    report of each folder's validation photos and of `held_out` generated photos not trained
+    on."""
     torch.set_num_threads(2)
     digits = DigitClassifier(digits_model)
     handwriting = [str(p) for p in find_handwriting_fonts()]
@@ -335,8 +337,8 @@ def run_kinds_training(
     generated = synthetic_kind_set(
         synthetic, digits, seed=seed, handwriting_fonts=handwriting, printed_fonts=printed
     )
-    held_out = synthetic_kind_set(
-        40,
+    generated_validation = synthetic_kind_set(
+        held_out,
         digits,
         seed=VALIDATION_SEED,
         handwriting_fonts=handwriting,
@@ -354,5 +356,5 @@ def run_kinds_training(
         raise SudokuLensError(f"ONNX export disagrees with PyTorch (max difference {gap:.2e})")
     log(f"wrote {out} ({Path(out).stat().st_size / 1024:.0f} KiB), ONNX matches PyTorch")
     reports = {f"{k} kinds": evaluate_kinds(v, classifier) for k, v in validation.items()}
-    reports["generated kinds"] = evaluate_kinds(held_out, classifier)
+    reports["generated kinds"] = evaluate_kinds(generated_validation, classifier)
     return reports
