@@ -129,21 +129,25 @@ def _cell_features(found: CellInk, kept: bool, colour: np.ndarray, odd_turns: bo
     """The CELL_FEATURES of one cell but the digit model's (left 0), from its ink (`find_ink`),
     whether its digit was kept, its ink colour and whether the upright frame swaps x and y."""
     out = np.zeros(len(CELL_FEATURES), np.float32)
+    colour = np.asarray(colour, np.float32)
+    out[17:20] = colour
+    out[20] = float(colour.max() - colour.min()) if colour.any() else 0.0
     ink = found.ink[_INNER, _INNER]
-    marks = ink > _FAINT
+    marks = (ink > _FAINT).view(np.uint8)
+    inner = marks.size
+    count = cv2.countNonZero(marks)
+    if count == 0 and found.mask is None:
+        return out
     stray = marks
     if found.mask is not None:
-        mask = found.mask[_INNER, _INNER]
-        ys, xs = np.nonzero(found.mask)
-        height, width = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
-        off_y = abs((ys.min() + ys.max()) / 2.0 - (WORK - 1) / 2.0)
-        off_x = abs((xs.min() + xs.max()) / 2.0 - (WORK - 1) / 2.0)
+        m8 = found.mask.view(np.uint8)
+        x, y, width, height = cv2.boundingRect(m8)
+        off_x = abs(x + (width - 1) / 2.0 - (WORK - 1) / 2.0)
+        off_y = abs(y + (height - 1) / 2.0 - (WORK - 1) / 2.0)
         if odd_turns:
             height, width, off_x, off_y = width, height, off_y, off_x
-        m8 = found.mask.view(np.uint8)
-        area = float(m8.sum())
-        edge = float(m8.sum() - cv2.erode(m8, _CROSS).sum())
-        strokes = found.ink[found.mask].astype(np.float32)
+        area = float(cv2.countNonZero(m8))
+        edge = area - cv2.countNonZero(cv2.erode(m8, _CROSS))
         out[:10] = (
             1.0,
             float(kept),
@@ -154,26 +158,23 @@ def _cell_features(found: CellInk, kept: bool, colour: np.ndarray, odd_turns: bo
             area / max(edge, 1.0) / 4.0,
             off_x / WORK,
             off_y / WORK,
-            float(strokes.mean()) / max(found.level, 1.0),
+            cv2.mean(found.ink, m8)[0] / max(found.level, 1.0),
         )
-        stray = marks & ~cv2.dilate(mask.view(np.uint8), _CROSS, iterations=2).view(bool)
-    inner = marks.size
-    out[10] = stray.sum() / inner
-    count, _, stats, _ = cv2.connectedComponentsWithStats(marks.view(np.uint8), connectivity=8)
+        near = cv2.dilate(np.ascontiguousarray(m8[_INNER, _INNER]), _CROSS, iterations=2)
+        stray = cv2.subtract(marks, near)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
     big = stats[1:, 4] >= _SPECK
     out[11] = min(int(big.sum()), 10) / 10.0
     out[16] = float(stats[1:, 2:4][big].max()) / WORK if big.any() else 0.0
-    if stray.any():
-        n_stray = cv2.connectedComponentsWithStats(stray.view(np.uint8), connectivity=8)[2]
-        out[12] = min(int(np.sum(n_stray[1:, 4] >= _SPECK)), 10) / 10.0
-        out[15] = float(ink[stray].max()) / 255.0
-    if marks.any():
-        ys, xs = np.nonzero(marks)
-        out[13] = float(np.sqrt(ys.var() + xs.var())) / WORK
-    out[14] = marks.sum() / inner
-    colour = np.asarray(colour, np.float32)
-    out[17:20] = colour
-    out[20] = float(colour.max() - colour.min()) if colour.any() else 0.0
+    stray_count = cv2.countNonZero(stray)
+    out[10] = stray_count / inner
+    if stray_count:
+        stray_stats = cv2.connectedComponentsWithStats(stray, connectivity=8)[2]
+        out[12] = min(int(np.sum(stray_stats[1:, 4] >= _SPECK)), 10) / 10.0
+        out[15] = cv2.minMaxLoc(ink, stray)[1] / 255.0
+    moments = cv2.moments(marks, binaryImage=True)
+    out[13] = float(np.sqrt(max(moments["mu20"] + moments["mu02"], 0.0) / max(count, 1))) / WORK
+    out[14] = count / inner
     return out
 
 
