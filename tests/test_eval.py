@@ -23,6 +23,7 @@ from sudoku_lens.read.evaluate import (
     list_photos,
     read_dat,
 )
+from sudoku_lens.read.kinds import parse_kinds
 
 GRID = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 
@@ -44,8 +45,11 @@ def photo_set(folder: Path, numbers: list[int]) -> list[Path]:
 
 
 class FakeReading:
-    def __init__(self, grid: str) -> None:
+    def __init__(self, grid: str, kinds: str | None = None) -> None:
         self.grid = np.array([int(c) for c in grid], np.uint8).reshape(9, 9)
+        if kinds is None:
+            kinds = "".join("p" if c != "0" else "." for c in grid)
+        self.kinds = parse_kinds(kinds)
 
 
 @pytest.fixture
@@ -146,6 +150,9 @@ def test_json_fields() -> None:
         "expected": GRID,
         "read": None,
         "wrong_cells": 81,
+        "expected_kinds": None,
+        "read_kinds": None,
+        "wrong_kinds": None,
         "seconds": 0.5,
         "error": "bad",
     }
@@ -161,6 +168,80 @@ def test_eval_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["eval", str(tmp_path), "--limit", "3"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("photos: 3\ngrids read exactly: 1/3")
+
+
+PRINTED_ONLY = "530070000600100000098000060800060003400803001700020006060000280000400005000080079"
+"""GRID's printed givens: the digits of its row 2 and row 8 after the first are handwritten."""
+FILLED = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+"""A completed grid whose printed cells are those of PRINTED_ONLY."""
+
+
+def expected_kinds(grid: str, printed: str) -> str:
+    return "".join(
+        "p" if p != "0" else "h" if g != "0" else "." for g, p in zip(grid, printed, strict=True)
+    )
+
+
+def test_eval_givens_reports_kinds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """mixed/ holds hand-filled grids, printed/ their printed-only labels. image5 is read right;
+    image6's digits are right but one entry is read as print and one note found in an empty
+    cell; image7 reads a digit wrong, its kinds right; image8 has no printed-only labels."""
+    mixed, printed = tmp_path / "mixed", tmp_path / "printed"
+    mixed.mkdir()
+    printed.mkdir()
+    photos = photo_set(mixed, [5, 6, 7, 8])
+    for photo in photos[:3]:
+        write_dat(photo.with_suffix(".dat"), FILLED if photo.stem == "image7" else GRID)
+        write_dat(printed / photo.with_suffix(".dat").name, PRINTED_ONLY)
+    right = expected_kinds(GRID, PRINTED_ONLY)
+    six = list(right)
+    six[13], six[2] = "p", "n"  # r2c5 is handwritten, r1c3 empty
+
+    def read_photo(path: Path) -> FakeReading:
+        name = Path(path).stem
+        if name == "image6":
+            return FakeReading(GRID, "".join(six))
+        if name == "image7":
+            return FakeReading("1" + FILLED[1:], expected_kinds(FILLED, PRINTED_ONLY))
+        return FakeReading(GRID, right)
+
+    monkeypatch.setattr(reader, "read_photo", read_photo)
+    result = evaluate(photos, root=mixed, givens=printed)
+    assert [r.wrong_kinds for r in result.results] == [0, 2, 0, None]
+    assert result.kind_photos == 3 and result.kinds_exact == 2
+    assert result.grids_exact == 3  # image8 is judged on digits alone, and read right
+    confusion = result.kind_confusion
+    assert confusion.sum() == 3 * 81
+    assert confusion[2, 1] == 1 and confusion[0, 3] == 1  # handwritten->printed, empty->notes
+    assert confusion.trace() == 3 * 81 - 2
+    by_kind = result.digits_by_kind()
+    hand_cells = right.count("h") * 2 + expected_kinds(FILLED, PRINTED_ONLY).count("h")
+    assert by_kind["handwritten"] == (hand_cells, hand_cells)
+    printed_cells = 3 * (81 - PRINTED_ONLY.count("0"))
+    assert by_kind["printed"] == (printed_cells - 1, printed_cells)  # image7's r1c1 5->1
+    assert result.called_handwritten == 0
+    report = format_report(result)
+    assert "kinds read exactly: 2/3" in report
+    assert "image6.jpg: digits right, 2 kinds wrong (r1c3 .->n, r2c5 h->p)" in report
+    assert main(["eval", str(mixed), "--givens", str(printed), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["kinds_exact"] == 2 and data["kind_photos"] == 3
+    assert data["per_photo"][1]["read_kinds"] == "".join(six)
+    assert main(["eval", str(mixed), "--givens", str(tmp_path / "nowhere")]) == 2
+    assert "--givens: no such folder" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("fake_reader")
+def test_without_givens_every_digit_is_expected_printed(tmp_path: Path) -> None:
+    photos = photo_set(tmp_path, [5, 6])
+    result = evaluate(photos)
+    assert result.kind_photos == 2
+    assert result.results[0].expected_kinds == "".join("p" if c != "0" else "." for c in GRID)
+    assert result.kinds_exact == 1  # image6 reads r1c1 empty and r9c9 a printed 1
+    assert result.called_handwritten == 0
+    assert result.digits_by_kind()["printed"][1] == 2 * (81 - GRID.count("0"))
 
 
 def test_eval_command_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -91,7 +91,7 @@ def test_path_bytes_and_array_sources_agree(wicht_data: Path) -> None:
 
 def test_timings_per_stage() -> None:
     reading = read_photo(photograph(np.array(VIEWS["frontal"], np.float32)))
-    assert set(reading.timings) == {"decode", "grid", "cells", "digits", "total"}
+    assert set(reading.timings) == {"decode", "grid", "cells", "digits", "kinds", "total"}
     assert all(v >= 0 for v in reading.timings.values())
     stages = sum(v for k, v in reading.timings.items() if k != "total")
     assert reading.timings["total"] == pytest.approx(stages)
@@ -101,7 +101,7 @@ def test_a_decoded_image_is_read_as_it_is() -> None:
     image = photograph(np.array(VIEWS["frontal"], np.float32))
     reading = read_image(image)
     assert reading.image is image, "read_image keeps the caller's array: no second decode"
-    assert set(reading.timings) == {"grid", "cells", "digits", "total"}
+    assert set(reading.timings) == {"grid", "cells", "digits", "kinds", "total"}
     np.testing.assert_array_equal(reading.grid, read_photo(image).grid)
 
 

@@ -30,8 +30,10 @@ def add_parser(subparsers: Any) -> None:
         help="measure reading accuracy on photos with known grids",
         description="Read every photo of PATH and compare with its .dat file (lines 3-11: the "
         "expected 9x9 digits, 0 = empty). Reports grids read exactly, cell accuracy, a confusion "
-        "matrix, the worst photos and the median seconds per photo. PATH is a folder of "
-        "imageN.jpg + imageN.dat, or a text file listing photo paths.",
+        "matrix, the kind of each cell (empty, printed, handwritten, pencil notes: grids with "
+        "every kind right, digits right per kind, a kinds confusion matrix), the worst photos "
+        "and the median seconds per photo. PATH is a folder of imageN.jpg + imageN.dat, or a "
+        "text file listing photo paths.",
     )
     parser.add_argument("path", metavar="PATH", help="folder of photos + .dat files, or a list")
     parser.add_argument(
@@ -40,12 +42,20 @@ def add_parser(subparsers: Any) -> None:
         default="all",
         help="val: photos numbered N with N %% 5 == 0 (the validation split); train: the others",
     )
+    parser.add_argument(
+        "--givens",
+        metavar="DIR",
+        help="folder of the same photos' printed-only .dat files (e.g. printed/ beside mixed/): "
+        "a cell is expected printed where that file has a digit, handwritten where only the "
+        "photo's own .dat has one; without it every labelled digit is expected printed",
+    )
     parser.add_argument("--limit", type=_count, metavar="N", help="evaluate the first N photos")
     parser.add_argument(
         "--json",
         action="store_true",
         help="print one JSON object (photos, grids_exact, cell_accuracy, median_seconds, "
-        "per_photo) instead of the report",
+        "confusion, kinds_exact, called_handwritten, kind_confusion, digits_by_kind, per_photo) "
+        "instead of the report",
     )
     parser.set_defaults(run=run)
 
@@ -64,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             items, desc="reading", unit="photo", file=sys.stderr, disable=not sys.stderr.isatty()
         )
 
-    evaluation = evaluate(photos, root=root, progress=progress)
+    evaluation = evaluate(photos, root=root, givens=args.givens, progress=progress)
     if args.json:
         print(json.dumps(evaluation.to_json()))
     else:

@@ -1,4 +1,4 @@
-"""`sudoku-lens train`: train the digit classifier from fonts and labelled photos, export ONNX."""
+"""`sudoku-lens train`: train the digit classifier and the kinds model, export both to ONNX."""
 
 from __future__ import annotations
 
@@ -11,11 +11,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     """Register the `train` subcommand."""
     parser = subparsers.add_parser(
         "train",
-        help="train the digit classifier (needs the 'train' extra: torch, onnx, Pillow)",
+        help="train the digit and kinds models (needs the 'train' extra: torch, onnx, Pillow)",
         description=(
             "Train the digit classifier on digits rendered from fonts and on the cells of the "
-            "training photos (photo N is kept for validation iff N % 5 == 0), export it to ONNX "
-            "and report accuracy on the validation photos. Same seed, same model."
+            "training photos (photo N is kept for validation iff N % 5 == 0), then the kinds "
+            "model (empty, printed, handwritten, pencil notes) against it on the training "
+            "photos and generated hand-filled photos; export both to ONNX and report accuracy "
+            "on the validation photos. Same seed, same models."
         ),
     )
     parser.add_argument(
@@ -24,7 +26,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         type=Path,
         help="wicht-v2-train folder (printed/, mixed/, outlines.csv)",
     )
-    parser.add_argument("--out", required=True, type=Path, help="where to write the .onnx model")
+    parser.add_argument(
+        "--out", required=True, type=Path, help="where to write the digit model (.onnx)"
+    )
+    parser.add_argument(
+        "--kinds-out",
+        type=Path,
+        metavar="PATH",
+        help="where to write the kinds model (default: kinds.onnx beside --out)",
+    )
+    parser.add_argument(
+        "--kinds-only",
+        action="store_true",
+        help="keep the digit model at --out and train only the kinds model against it",
+    )
     parser.add_argument("--epochs", type=int, default=5, help="training epochs (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument(
@@ -38,12 +53,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Train, write the model, print the validation report; exit code 0."""
+    """Train, write the models, print the validation reports; exit code 0."""
     from sudoku_lens.errors import SudokuLensError
 
     if args.epochs < 1:
         raise SudokuLensError("--epochs must be at least 1")
     try:
+        from sudoku_lens.train.kinds import run_kinds_training
         from sudoku_lens.train.pipeline import run_training
     except ModuleNotFoundError as exc:
         raise SudokuLensError(
@@ -53,8 +69,18 @@ def run(args: argparse.Namespace) -> int:
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
-    reports = run_training(
-        args.data, args.out, epochs=args.epochs, seed=args.seed, font_dirs=args.fonts, log=log
+    kinds_out = args.kinds_out or args.out.with_name("kinds.onnx")
+    if args.kinds_only and not args.out.is_file():
+        raise SudokuLensError(
+            f"--kinds-only trains against the digit model at --out: {args.out} does not exist"
+        )
+    reports: dict = {}
+    if not args.kinds_only:
+        reports |= run_training(
+            args.data, args.out, epochs=args.epochs, seed=args.seed, font_dirs=args.fonts, log=log
+        )
+    reports |= run_kinds_training(
+        args.data, args.out, kinds_out, seed=args.seed, font_dirs=args.fonts, log=log
     )
     for kind, report in reports.items():
         print(f"{kind}:", *report.lines(), sep="\n")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -107,15 +108,27 @@ def _digit_mask(ink: np.ndarray) -> np.ndarray | None:
     return keep[labels]
 
 
-def _find_digit(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None:
-    """Return (ink, digit mask, stroke level) of a crop's digit, or None when nothing is there."""
+@dataclass(frozen=True)
+class CellInk:
+    """What a crop holds once the paper and grid lines are gone: its ink and, if any, its digit."""
+
+    ink: np.ndarray
+    """WORK x WORK uint8: how much darker than the local paper each pixel is, lines removed."""
+    mask: np.ndarray | None
+    """WORK x WORK bool: the digit's pixels (the components near the centre), None if none."""
+    level: float
+    """Stroke darkness of the digit (90th percentile of its ink), 0 without one."""
+
+
+def find_ink(crop: np.ndarray) -> CellInk:
+    """The line-free ink of a raw cell crop and the digit in it (see `CellInk`)."""
     ink = _without_lines(_ink(crop))
     mask = _digit_mask(ink)
     if mask is None:
-        return None
+        return CellInk(ink, None, 0.0)
     strokes = ink[mask]
     rank = int(0.9 * (len(strokes) - 1))
-    return ink, mask, float(np.partition(strokes, rank)[rank])
+    return CellInk(ink, mask, float(np.partition(strokes, rank)[rank]))
 
 
 def _draw(ink: np.ndarray, mask: np.ndarray, level: float) -> np.ndarray:
@@ -143,6 +156,15 @@ def _draw(ink: np.ndarray, mask: np.ndarray, level: float) -> np.ndarray:
     return cv2.warpAffine(digit, move, (SIZE, SIZE), flags=cv2.INTER_LINEAR)
 
 
+def draw_found(found: CellInk) -> np.ndarray:
+    """The prepared SIZE x SIZE image of a crop's digit found by `find_ink`, however faint (blank
+    when it holds none): `prepare_found` drops marks much fainter than the grid's digits, which
+    the kinds reader still looks at (a light pencil entry beside dark print)."""
+    if found.mask is None:
+        return np.zeros((SIZE, SIZE), np.float32)
+    return _draw(found.ink, found.mask, found.level)
+
+
 def prepare_cell(crop: np.ndarray, reference: float | None = None) -> np.ndarray:
     """Normalise a raw grayscale cell crop to a SIZE x SIZE float32 image of ink in [0, 1].
 
@@ -151,10 +173,10 @@ def prepare_cell(crop: np.ndarray, reference: float | None = None) -> np.ndarray
     or shading) gives an all-zero image. `reference` is the stroke darkness of the grid's digits
     (see `prepare_cells`): marks much fainter than that are taken for smudges and dropped.
     """
-    found = _find_digit(crop)
-    if found is None or (reference is not None and found[2] < _RELATIVE * reference):
+    found = find_ink(crop)
+    if found.mask is None or (reference is not None and found.level < _RELATIVE * reference):
         return np.zeros((SIZE, SIZE), np.float32)
-    return _draw(*found)
+    return _draw(found.ink, found.mask, found.level)
 
 
 def prepare_cells(cells: Sequence[np.ndarray], ink_colour: np.ndarray | None = None) -> np.ndarray:
@@ -168,16 +190,20 @@ def prepare_cells(cells: Sequence[np.ndarray], ink_colour: np.ndarray | None = N
     the print beside it does not make the print look like a smudge; inks of fewer than three
     marks are measured against all marks.
     """
-    found = [_find_digit(crop) for crop in cells]
-    marks = [i for i, f in enumerate(found) if f is not None]
-    levels = np.array([found[i][2] for i in marks])
-    references = np.zeros(len(cells))
+    return prepare_found([find_ink(crop) for crop in cells], ink_colour)
+
+
+def prepare_found(found: Sequence[CellInk], ink_colour: np.ndarray | None = None) -> np.ndarray:
+    """`prepare_cells` on the crops' ink already found by `find_ink`: (N, SIZE, SIZE) float32."""
+    marks = [i for i, f in enumerate(found) if f.mask is not None]
+    levels = np.array([found[i].level for i in marks])
+    references = np.zeros(len(found))
     if len(marks) >= 3:
         references[marks] = _references(levels, ink_colour, marks)
-    out = np.zeros((len(cells), SIZE, SIZE), np.float32)
+    out = np.zeros((len(found), SIZE, SIZE), np.float32)
     for i, f in enumerate(found):
-        if f is not None and f[2] >= _RELATIVE * references[i]:
-            out[i] = _draw(*f)
+        if f.mask is not None and f.level >= _RELATIVE * references[i]:
+            out[i] = _draw(f.ink, f.mask, f.level)
     return out
 
 
@@ -305,8 +331,16 @@ def orient(
     """
     if len(cells) != 81:
         raise ValueError(f"orient needs the 81 cells of a grid, got {len(cells)}")
+    return orient_prepared(prepare_cells(cells, ink_colour), classifier)
+
+
+def orient_prepared(
+    images: np.ndarray, classifier: DigitClassifier | None = None
+) -> tuple[int, np.ndarray]:
+    """`orient` on the grid's 81 prepared images (`prepare_cells`), row-major as they lie."""
+    if len(images) != 81:
+        raise ValueError(f"orient needs the 81 cells of a grid, got {len(images)}")
     clf = classifier or DigitClassifier.default()
-    images = prepare_cells(cells, ink_colour)
     out = np.tile(clf.blank_probabilities(), (81, 1))
     filled = np.flatnonzero(images.reshape(81, -1).max(axis=1) > 0)
     if len(filled) == 0:

@@ -3,6 +3,11 @@
 A photo `imageN.jpg` comes with `imageN.dat` (Wicht & Hennebert's format): line 1 the phone,
 line 2 the image format, then 9 lines of 9 space-separated digits, 0 for an empty cell, in the
 puzzle's upright orientation. The team's validation split is the photos with N % 5 == 0.
+
+The expected kind of each cell (`read.kinds`) comes from `read.dataset.photo_kinds`: with
+`givens`, a folder of the same photos' printed-only .dat files, a cell is printed where that file
+has a digit and handwritten where only the photo's own .dat has one; without it, every labelled
+digit is expected printed (as in a folder of printed-only photos).
 """
 
 from __future__ import annotations
@@ -17,8 +22,9 @@ from typing import Any
 import numpy as np
 
 from sudoku_lens.errors import SudokuLensError
-from sudoku_lens.read.dataset import grid_text, in_split, photo_number
+from sudoku_lens.read.dataset import grid_text, in_split, photo_kinds, photo_number
 from sudoku_lens.read.dataset import read_dat as read_dat_grid
+from sudoku_lens.read.kinds import HANDWRITTEN, KIND_CHARS, KIND_NAMES, kinds_text
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 
@@ -38,6 +44,11 @@ class PhotoResult:
     """81 characters as read, or None when reading failed."""
     seconds: float
     error: str | None = None
+    expected_kinds: str | None = None
+    """81 characters of KIND_CHARS ('.' empty, 'p' printed, 'h' handwritten, 'n' notes), or
+    None when the photo's printed givens are not known."""
+    read_kinds: str | None = None
+    """81 characters of KIND_CHARS as read, or None when reading failed."""
 
     @property
     def wrong_cells(self) -> int:
@@ -46,12 +57,24 @@ class PhotoResult:
             return 81
         return sum(a != b for a, b in zip(self.expected, self.read, strict=True))
 
+    @property
+    def wrong_kinds(self) -> int | None:
+        """Cells whose kind was read wrong (81 when not read), None when the truth is unknown."""
+        if self.expected_kinds is None:
+            return None
+        if self.read_kinds is None:
+            return 81
+        return sum(a != b for a, b in zip(self.expected_kinds, self.read_kinds, strict=True))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "file": self.file,
             "expected": self.expected,
             "read": self.read,
             "wrong_cells": self.wrong_cells,
+            "expected_kinds": self.expected_kinds,
+            "read_kinds": self.read_kinds,
+            "wrong_kinds": self.wrong_kinds,
             "seconds": round(self.seconds, 4),
             "error": self.error,
         }
@@ -97,10 +120,58 @@ class Evaluation:
                 np.add.at(counts, (expected, read), 1)
         return counts
 
+    @property
+    def kind_photos(self) -> int:
+        """Photos whose kinds are known (see `PhotoResult.expected_kinds`)."""
+        return sum(r.wrong_kinds is not None for r in self.results)
+
+    @property
+    def kinds_exact(self) -> int:
+        """Photos with the kind of all 81 cells read right."""
+        return sum(r.wrong_kinds == 0 for r in self.results)
+
+    @property
+    def called_handwritten(self) -> int:
+        """Photos without handwriting read with at least one handwritten cell (or not read)."""
+        hand = KIND_CHARS[HANDWRITTEN]
+        return sum(
+            r.expected_kinds is not None
+            and hand not in r.expected_kinds
+            and (r.read_kinds is None or hand in r.read_kinds)
+            for r in self.results
+        )
+
+    @property
+    def kind_confusion(self) -> np.ndarray:
+        """(4, 4) counts of cells by expected kind (row) and kind read (column), in the order of
+        KIND_NAMES, over the photos read whose kinds are known."""
+        counts = np.zeros((len(KIND_NAMES), len(KIND_NAMES)), np.int64)
+        for result in self.results:
+            if result.expected_kinds is not None and result.read_kinds is not None:
+                expected = [KIND_CHARS.index(c) for c in result.expected_kinds]
+                read = [KIND_CHARS.index(c) for c in result.read_kinds]
+                np.add.at(counts, (expected, read), 1)
+        return counts
+
+    def digits_by_kind(self) -> dict[str, tuple[int, int]]:
+        """(cells whose digit was read right, cells) of each expected kind, over the photos
+        whose kinds are known (every cell of a photo not read counts as wrong)."""
+        tally = {name: [0, 0] for name in KIND_NAMES}
+        for result in self.results:
+            if result.expected_kinds is None:
+                continue
+            read = result.read or "-" * 81
+            for kind, want, got in zip(result.expected_kinds, result.expected, read, strict=True):
+                entry = tally[KIND_NAMES[KIND_CHARS.index(kind)]]
+                entry[0] += want == got
+                entry[1] += 1
+        return {name: (right, total) for name, (right, total) in tally.items() if total}
+
     def worst(self, count: int = 10) -> list[PhotoResult]:
-        """The photos with the most wrong cells (failures first), best left out."""
-        wrong = [r for r in self.results if r.wrong_cells]
-        return sorted(wrong, key=lambda r: (-r.wrong_cells, r.file))[:count]
+        """The photos with the most wrong cells (failures first, then wrong kinds), best left
+        out."""
+        wrong = [r for r in self.results if r.wrong_cells or r.wrong_kinds]
+        return sorted(wrong, key=lambda r: (-r.wrong_cells, -(r.wrong_kinds or 0), r.file))[:count]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -109,6 +180,11 @@ class Evaluation:
             "cell_accuracy": round(self.cell_accuracy, 6),
             "median_seconds": round(self.median_seconds, 4),
             "confusion": self.confusion.tolist(),
+            "kind_photos": self.kind_photos,
+            "kinds_exact": self.kinds_exact,
+            "called_handwritten": self.called_handwritten,
+            "kind_confusion": self.kind_confusion.tolist(),
+            "digits_by_kind": {k: list(v) for k, v in self.digits_by_kind().items()},
             "per_photo": [r.to_json() for r in self.results],
         }
 
@@ -157,41 +233,59 @@ def list_photos(source: str | Path, split: str = "all", limit: int | None = None
     return photos
 
 
-def evaluate_photo(path: str | Path, name: str | None = None) -> PhotoResult:
-    """Read one photo and compare with its .dat. A photo that cannot be read gives a result
-    with its error message (any exception: one bad photo must not end an evaluation)."""
+def evaluate_photo(
+    path: str | Path, name: str | None = None, givens: str | Path | None = None
+) -> PhotoResult:
+    """Read one photo and compare with its .dat, and its kinds with those `photo_kinds` gives
+    (`givens`: the folder of printed-only .dat files, see the module docstring). A photo that
+    cannot be read gives a result with its error message (any exception: one bad photo must
+    not end an evaluation)."""
     from sudoku_lens.read.reader import read_photo
 
     path = Path(path)
     expected = read_dat(path.with_suffix(".dat"))
+    truth = photo_kinds(path, givens)
+    expected_kinds = None if truth is None else kinds_text(truth)
     start = time.perf_counter()
     try:
         reading = read_photo(path)
     except Exception as exc:  # noqa: BLE001 - recorded per photo, see docstring
         message = str(exc) if isinstance(exc, SudokuLensError) else f"{type(exc).__name__}: {exc}"
-        return PhotoResult(str(name or path), expected, None, time.perf_counter() - start, message)
-    read = "".join(str(int(v)) for v in reading.grid.ravel())
-    return PhotoResult(str(name or path), expected, read, time.perf_counter() - start)
+        seconds = time.perf_counter() - start
+        return PhotoResult(str(name or path), expected, None, seconds, message, expected_kinds)
+    return PhotoResult(
+        str(name or path),
+        expected,
+        grid_text(reading.grid),
+        time.perf_counter() - start,
+        expected_kinds=expected_kinds,
+        read_kinds=kinds_text(reading.kinds),
+    )
 
 
 def evaluate(
     photos: Sequence[Path],
     *,
     root: Path | None = None,
+    givens: str | Path | None = None,
     progress: Callable[[Iterable[Path]], Iterable[Path]] | None = None,
 ) -> Evaluation:
-    """Evaluate photos in order; names are relative to `root` when given; `progress` wraps the
-    iteration (e.g. a tqdm bar)."""
+    """Evaluate photos in order; names are relative to `root` when given; `givens` is the folder
+    of printed-only labels (see the module docstring); `progress` wraps the iteration (e.g. a
+    tqdm bar)."""
+    if givens is not None and not Path(givens).is_dir():
+        raise EvaluationError(f"--givens: no such folder: {givens}")
     iterable: Iterable[Path] = progress(photos) if progress else photos
     results = []
     for photo in iterable:
         name = photo.relative_to(root) if root and photo.is_relative_to(root) else photo
-        results.append(evaluate_photo(photo, str(name)))
+        results.append(evaluate_photo(photo, str(name), givens))
     return Evaluation(results)
 
 
 def format_report(evaluation: Evaluation, worst: int = 10) -> str:
-    """A plain-text summary: exact grids, cell accuracy, confusion matrix, worst photos."""
+    """A plain-text summary: exact grids, cell accuracy, confusion matrix, the kinds (where
+    known: grids with every kind right, digits right per kind, kinds confusion), worst photos."""
     n = evaluation.photos
     exact = evaluation.grids_exact
     lines = [
@@ -205,6 +299,25 @@ def format_report(evaluation: Evaluation, worst: int = 10) -> str:
     ]
     for label, row in zip(".123456789", evaluation.confusion, strict=True):
         lines.append(f"{label:>7}" + "".join(f"{v:>6}" if v else "     -" for v in row))
+    known = evaluation.kind_photos
+    if known:
+        lines += [
+            "",
+            f"kinds read exactly: {evaluation.kinds_exact}/{known}",
+            f"photos without handwriting read with a handwritten cell: "
+            f"{evaluation.called_handwritten}",
+            "digits right by kind: "
+            + ", ".join(
+                f"{name} {right}/{total} ({100 * right / total:.2f}%)"
+                for name, (right, total) in evaluation.digits_by_kind().items()
+            ),
+            "kinds confusion (rows: expected, columns: read):",
+            "       " + "".join(f"{name:>12}" for name in KIND_NAMES),
+        ]
+        for name, row in zip(KIND_NAMES, evaluation.kind_confusion, strict=True):
+            lines.append(
+                f"{name[:7]:>7}" + "".join(f"{v:>12}" if v else "           -" for v in row)
+            )
     bad = evaluation.worst(worst)
     if bad:
         lines += ["", "worst photos:"]
@@ -222,4 +335,15 @@ def _describe(result: PhotoResult) -> str:
         if e != r
     ]
     shown = ", ".join(wrong[:6]) + (", ..." if len(wrong) > 6 else "")
-    return f"{len(wrong)} wrong ({shown})"
+    text = f"{len(wrong)} wrong ({shown})" if wrong else "digits right"
+    if result.wrong_kinds:
+        kinds = [
+            f"r{i // 9 + 1}c{i % 9 + 1} {e}->{r}"
+            for i, (e, r) in enumerate(
+                zip(result.expected_kinds or "", result.read_kinds or "", strict=True)
+            )
+            if e != r
+        ]
+        more = ", ..." if len(kinds) > 6 else ""
+        text += f", {len(kinds)} kinds wrong ({', '.join(kinds[:6])}{more})"
+    return text

@@ -4,11 +4,36 @@ A cell is empty, a printed digit (a given of the puzzle), a handwritten digit (t
 entry, in pen or pencil) or pencil notes (small candidate digits, which count as empty for
 solving). `Reading.kinds` holds one kind index per cell; `read --json` writes them as 81
 characters of KIND_CHARS.
+
+The kind is read by a small model of its own (`KindClassifier`, models/kinds.onnx) from numbers
+measured on each cell and against the grid's other digits (`kind_features`): colour, stroke
+darkness and width, size and place in the cell, stray small marks, and the digit model's
+confidence. `assign_kinds` puts the two models' answers together.
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+import cv2
 import numpy as np
+
+from sudoku_lens.read.digits import (
+    SIZE,
+    WORK,
+    CellInk,
+    DigitClassifier,
+    draw_found,
+    find_ink,
+    orient_prepared,
+    prepare_found,
+    rotate_grid,
+)
+from sudoku_lens.read.grid import GridLocation
 
 KIND_NAMES = ("empty", "printed", "handwritten", "notes")
 """Cell kinds, by index: empty, a printed digit, a handwritten digit, pencil notes."""
@@ -29,3 +54,258 @@ def parse_kinds(text: str) -> np.ndarray:
     if len(text) != 81 or any(ch not in KIND_CHARS for ch in text):
         raise ValueError(f"kinds must be 81 characters of {KIND_CHARS!r}")
     return np.array([KIND_CHARS.index(ch) for ch in text], np.uint8).reshape(9, 9)
+
+
+KINDS_MODEL_PATH = Path(__file__).with_name("models") / "kinds.onnx"
+
+_INNER = slice(WORK // 6, WORK - WORK // 6)
+"""The cell itself inside a crop (the crop's margin holds the neighbours' edges and the lines)."""
+_FAINT = 12
+"""Ink (grey levels darker than the local paper) that counts as a mark, digit or not."""
+_SPECK = 3
+"""Least pixels of a mark counted as a component (smaller ones are noise)."""
+
+CELL_FEATURES = (
+    "found",
+    "kept",
+    "darkness",
+    "height",
+    "width",
+    "area",
+    "stroke",
+    "off_x",
+    "off_y",
+    "evenness",
+    "stray_ink",
+    "components",
+    "stray_components",
+    "spread",
+    "marks",
+    "stray_darkness",
+    "largest_mark",
+    "blue",
+    "green",
+    "red",
+    "colourful",
+    "p_empty",
+    "p_best",
+    "p_second",
+)
+"""What `kind_features` measures of each cell on its own (all in the upright puzzle's frame):
+whether a digit was found and kept by `prepare_found`, its stroke darkness, height, width, ink
+area, stroke width and centre offset (shares of the crop), how even its strokes are; the marks
+beside it (pencil notes: several small marks spread over the cell): their ink, number, spread,
+darkness and largest size; the ink's colour (`GridLocation.ink_colour`) and how coloured it is;
+and the digit model's probability of empty, of its best digit and of the runner-up."""
+
+CONTEXT_FEATURES = (
+    "darkness",
+    "height",
+    "width",
+    "area",
+    "stroke",
+    "evenness",
+    "blue",
+    "green",
+    "red",
+    "colourful",
+    "p_best",
+)
+"""Cell features also given against the same measure over the grid's digits."""
+
+CONTEXT_QUANTILES = (15, 50, 85)
+"""Percentiles of the grid's digits each context feature is measured against (a cell's value
+minus the percentile): print and pen differ, and either may be most of the grid's digits."""
+
+FEATURES = len(CELL_FEATURES) + len(CONTEXT_FEATURES) * len(CONTEXT_QUANTILES) + 1
+"""Numbers per cell `kind_features` gives: the cell's own, the cell against the grid, and the
+share of the grid's cells holding a digit."""
+
+_CONTEXT_INDEX = [CELL_FEATURES.index(name) for name in CONTEXT_FEATURES]
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+
+
+def _cell_features(found: CellInk, kept: bool, colour: np.ndarray, odd_turns: bool) -> np.ndarray:
+    """The CELL_FEATURES of one cell but the digit model's (left 0), from its ink (`find_ink`),
+    whether its digit was kept, its ink colour and whether the upright frame swaps x and y."""
+    out = np.zeros(len(CELL_FEATURES), np.float32)
+    colour = np.asarray(colour, np.float32)
+    out[17:20] = colour
+    out[20] = float(colour.max() - colour.min()) if colour.any() else 0.0
+    ink = found.ink[_INNER, _INNER]
+    marks = (ink > _FAINT).view(np.uint8)
+    inner = marks.size
+    count = cv2.countNonZero(marks)
+    if count == 0 and found.mask is None:
+        return out
+    stray = marks
+    if found.mask is not None:
+        m8 = found.mask.view(np.uint8)
+        x, y, width, height = cv2.boundingRect(m8)
+        off_x = abs(x + (width - 1) / 2.0 - (WORK - 1) / 2.0)
+        off_y = abs(y + (height - 1) / 2.0 - (WORK - 1) / 2.0)
+        if odd_turns:
+            height, width, off_x, off_y = width, height, off_y, off_x
+        area = float(cv2.countNonZero(m8))
+        edge = area - cv2.countNonZero(cv2.erode(m8, _CROSS))
+        out[:10] = (
+            1.0,
+            float(kept),
+            found.level / 255.0,
+            height / WORK,
+            width / WORK,
+            area / WORK**2,
+            area / max(edge, 1.0) / 4.0,
+            off_x / WORK,
+            off_y / WORK,
+            cv2.mean(found.ink, m8)[0] / max(found.level, 1.0),
+        )
+        near = cv2.dilate(np.ascontiguousarray(m8[_INNER, _INNER]), _CROSS, iterations=2)
+        stray = cv2.subtract(marks, near)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
+    big = stats[1:, 4] >= _SPECK
+    out[11] = min(int(big.sum()), 10) / 10.0
+    out[16] = float(stats[1:, 2:4][big].max()) / WORK if big.any() else 0.0
+    stray_count = cv2.countNonZero(stray)
+    out[10] = stray_count / inner
+    if stray_count:
+        stray_stats = cv2.connectedComponentsWithStats(stray, connectivity=8)[2]
+        out[12] = min(int(np.sum(stray_stats[1:, 4] >= _SPECK)), 10) / 10.0
+        out[15] = cv2.minMaxLoc(ink, stray)[1] / 255.0
+    moments = cv2.moments(marks, binaryImage=True)
+    out[13] = float(np.sqrt(max(moments["mu20"] + moments["mu02"], 0.0) / max(count, 1))) / WORK
+    out[14] = count / inner
+    return out
+
+
+def kind_features(
+    found: Sequence[CellInk],
+    kept: np.ndarray,
+    ink_colour: np.ndarray,
+    probabilities: np.ndarray,
+    turns: int,
+) -> np.ndarray:
+    """(9, 9, FEATURES) float32 features of each cell of the upright puzzle for the kinds model.
+
+    `found` (`find_ink`), `kept` (whether `prepare_found` kept its digit) and `ink_colour` are
+    the 81 cells as they lie in the photo; `probabilities` (9, 9, 10, upright) are the digit
+    model's reading of every mark, however faint (`CellReading.candidates`), and `turns`
+    `orient_prepared`'s. Each cell is measured alone (CELL_FEATURES) and against the grid's
+    kept digits (CONTEXT_FEATURES minus each of CONTEXT_QUANTILES of the same over those
+    digits): how a digit looks beside the others is the evidence for print or pen. Nothing
+    here knows the puzzle's rules.
+    """
+    kept = np.asarray(kept, bool).reshape(81)
+    colours = np.asarray(ink_colour, np.float32).reshape(81, 3)
+    odd = turns % 2 == 1
+    own = np.stack(
+        [_cell_features(f, bool(k), c, odd) for f, k, c in zip(found, kept, colours, strict=True)]
+    )
+    upright = rotate_grid(own.reshape(9, 9, -1), turns).reshape(81, -1)
+    probs = np.asarray(probabilities, np.float32).reshape(81, 10)
+    ranked = np.sort(probs[:, 1:], axis=1)
+    upright[:, 21] = probs[:, 0]
+    upright[:, 22] = ranked[:, -1]
+    upright[:, 23] = ranked[:, -2]
+    digits = upright[upright[:, 1] > 0][:, _CONTEXT_INDEX]
+    values = upright[:, _CONTEXT_INDEX]
+    context = np.zeros((81, len(CONTEXT_FEATURES) * len(CONTEXT_QUANTILES)), np.float32)
+    if len(digits):
+        levels = np.percentile(digits, CONTEXT_QUANTILES, axis=0)
+        context = np.concatenate([values - level for level in levels], axis=1)
+    filled = np.full((81, 1), len(digits) / 81.0, np.float32)
+    out = np.concatenate([upright, context, filled], axis=1).astype(np.float32)
+    return out.reshape(9, 9, FEATURES)
+
+
+@dataclass(frozen=True)
+class CellReading:
+    """A located grid's cells read by the digit model, with the kinds model's features."""
+
+    turns: int
+    """Quarter turns clockwise that make the puzzle upright."""
+    probabilities: np.ndarray
+    """(9, 9, 10) float32 digit probabilities of the upright cells (class 0 = empty), as
+    `orient` reads them."""
+    candidates: np.ndarray
+    """`probabilities`, but for marks `prepare_found` dropped as too faint beside the grid's
+    other digits, the digit model's reading of them drawn anyway (`draw_found`)."""
+    features: np.ndarray
+    """(9, 9, FEATURES) float32 `kind_features` of the upright cells."""
+
+
+def read_cells(location: GridLocation, classifier: DigitClassifier | None = None) -> CellReading:
+    """Read a located grid's cells: find each one's ink once, prepare and orient them with the
+    digit model (`classifier`, the shipped one by default), read the faint marks too, and measure
+    the kinds features."""
+    clf = classifier or DigitClassifier.default()
+    found = [find_ink(crop) for crop in location.cells]
+    images = prepare_found(found, location.ink_colour)
+    turns, probabilities = orient_prepared(images, clf)
+    probabilities = np.ascontiguousarray(probabilities, dtype=np.float32)
+    kept = images.reshape(81, -1).max(axis=1) > 0
+    faint = [i for i, f in enumerate(found) if f.mask is not None and not kept[i]]
+    candidates = probabilities.copy()
+    if faint:
+        drawn = np.zeros_like(images)
+        drawn[faint] = np.stack([draw_found(found[i]) for i in faint])
+        where = np.zeros(81, bool)
+        where[faint] = True
+        upright = rotate_grid(where.reshape(9, 9), turns)
+        turned = rotate_grid(drawn.reshape(9, 9, SIZE, SIZE), turns)[upright]
+        candidates[upright] = clf.predict_prepared(turned)
+    features = kind_features(found, kept, location.ink_colour, candidates, turns)
+    return CellReading(turns, probabilities, candidates, features)
+
+
+def assign_kinds(
+    kind_probabilities: np.ndarray, digit_probabilities: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(grid, kinds) of the upright puzzle from the kinds model's (9, 9, 4) probabilities and the
+    digit model's (9, 9, 10) (`CellReading.candidates`): a cell where the digit model reads no
+    digit is empty or pencil notes; elsewhere the likeliest kind. The digit is kept for printed
+    and handwritten cells only (pencil notes count as empty)."""
+    kind_probabilities = np.asarray(kind_probabilities).reshape(9, 9, len(KIND_NAMES))
+    digit_probabilities = np.asarray(digit_probabilities).reshape(9, 9, 10)
+    read = digit_probabilities.argmax(axis=2) > 0
+    allowed = np.ones((9, 9, len(KIND_NAMES)), bool)
+    allowed[~read] = [True, False, False, True]
+    kinds = np.where(allowed, kind_probabilities, -1.0).argmax(axis=2).astype(np.uint8)
+    digit = (digit_probabilities[..., 1:].argmax(axis=2) + 1).astype(np.uint8)
+    written = (kinds == PRINTED) | (kinds == HANDWRITTEN)
+    return np.where(written, digit, 0).astype(np.uint8), kinds
+
+
+class KindClassifier:
+    """The shipped ONNX kinds model (FEATURES numbers per cell in, 4 kind probabilities out), run
+    on the CPU by ONNX Runtime."""
+
+    _default: ClassVar[KindClassifier | None] = None
+    _lock: ClassVar[threading.Lock] = threading.Lock()
+
+    def __init__(self, model_path: str | Path = KINDS_MODEL_PATH) -> None:
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        self.session = ort.InferenceSession(
+            str(model_path), options, providers=["CPUExecutionProvider"]
+        )
+        self._input = self.session.get_inputs()[0].name
+
+    @classmethod
+    def default(cls) -> KindClassifier:
+        """The classifier for the model shipped with the package, loaded on first use only."""
+        with cls._lock:
+            if cls._default is None:
+                cls._default = cls()
+            return cls._default
+
+    def predict(self, features: np.ndarray) -> np.ndarray:
+        """Kind probabilities (..., 4) for features (..., FEATURES), in one batch."""
+        features = np.asarray(features, np.float32)
+        flat = np.ascontiguousarray(features.reshape(-1, FEATURES))
+        out = self.session.run(None, {self._input: flat})[0]
+        return out.reshape(*features.shape[:-1], len(KIND_NAMES))

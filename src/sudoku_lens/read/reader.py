@@ -1,4 +1,4 @@
-"""Read the given digits of a Sudoku from a photo: find the grid, classify, turn upright.
+"""Read a Sudoku from a photo: find the grid, read each cell's digit and kind, turn upright.
 
 `read_image` reads a decoded image; `read_photo` decodes a path or bytes first (`load_image`).
 """
@@ -13,10 +13,17 @@ from typing import Any
 import numpy as np
 
 from sudoku_lens.puzzle import grid_json
-from sudoku_lens.read.digits import orient
+from sudoku_lens.read.digits import DigitClassifier
 from sudoku_lens.read.grid import GridLocation, GridSearch, locate_grid
 from sudoku_lens.read.image_io import load_image
-from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, PRINTED, kinds_text
+from sudoku_lens.read.kinds import (
+    HANDWRITTEN,
+    PRINTED,
+    KindClassifier,
+    assign_kinds,
+    kinds_text,
+    read_cells,
+)
 
 
 @dataclass(frozen=True)
@@ -30,15 +37,17 @@ class Reading:
     """(9, 9) uint8 kind of each upright cell: an index of `read.kinds.KIND_NAMES` (empty,
     printed, handwritten, pencil notes)."""
     probabilities: np.ndarray
-    """(9, 9, 10) float32 class probabilities per upright cell (class 0 = empty)."""
+    """(9, 9, 10) float32 class probabilities per upright cell (class 0 = empty), from the
+    digit model; a cell whose mark the kinds model took for no digit (pencil notes, a smudge)
+    has those of a blank cell, so the most likely class is always the digit of `grid`."""
     corners: np.ndarray
     """(4, 2) float32 grid corners in the input image's pixels (after EXIF orientation),
     ordered top-left, top-right, bottom-right, bottom-left of the upright puzzle."""
     rotation: int
     """Degrees (0, 90, 180 or 270) the photo must turn clockwise for the puzzle to be upright."""
     timings: dict[str, float]
-    """Seconds spent per stage: grid, cells, digits (and decode, from `read_photo`), and their
-    total."""
+    """Seconds spent per stage: grid, cells, digits, kinds (and decode, from `read_photo`), and
+    their total."""
     image: np.ndarray
     """The decoded image the corners refer to (the caller's own array for `read_image`)."""
     location: GridLocation | None = None
@@ -94,7 +103,8 @@ def read_image(image_bgr: np.ndarray, *, trace: GridSearch | None = None) -> Rea
 
     The grid is located and cut into cells along its own lines; the digit classifier reads the
     cells in each of the four orientations and keeps the one it reads most confidently, so
-    sideways and upside-down photos (whatever their EXIF tag says) come out upright. `trace`
+    sideways and upside-down photos (whatever their EXIF tag says) come out upright. The kinds
+    model then tells each cell empty, printed, handwritten or pencil notes (`read.kinds`). `trace`
     records what the grid search considered (see `GridSearch`). Raises GridNotFoundError when no
     grid is seen.
     """
@@ -105,21 +115,35 @@ def _read(image_bgr: np.ndarray, timings: dict[str, float], trace: GridSearch | 
     """Read a decoded image, adding each stage's seconds and their total to `timings`."""
     location = locate_grid(image_bgr, timings=timings, trace=trace)
     start = time.perf_counter()
-    turns, probabilities = orient(location.cells, ink_colour=location.ink_colour)
+    cells = read_cells(location)
     timings["digits"] = time.perf_counter() - start
+    start = time.perf_counter()
+    kind_probabilities = KindClassifier.default().predict(cells.features)
+    grid, kinds = assign_kinds(kind_probabilities, cells.candidates)
+    read_empty = (cells.probabilities.argmax(axis=2) == 0)[..., None]
+    probabilities = np.where(
+        (grid > 0)[..., None],
+        cells.candidates,
+        np.where(read_empty, cells.probabilities, _blank_probabilities()),
+    ).astype(np.float32)
+    timings["kinds"] = time.perf_counter() - start
     timings["total"] = sum(timings.values())
-    probabilities = np.ascontiguousarray(probabilities, dtype=np.float32)
-    grid = probabilities.argmax(axis=2).astype(np.uint8)
     return Reading(
         grid=grid,
-        kinds=np.where(grid > 0, PRINTED, EMPTY).astype(np.uint8),
-        probabilities=probabilities,
-        corners=upright_corners(location.corners, turns),
-        rotation=90 * turns,
+        kinds=kinds,
+        probabilities=np.ascontiguousarray(probabilities),
+        corners=upright_corners(location.corners, cells.turns),
+        rotation=90 * cells.turns,
         timings=timings,
         image=image_bgr,
         location=location,
     )
+
+
+def _blank_probabilities() -> np.ndarray:
+    """The digit model's probabilities (10,) of a blank cell, for a cell read as holding no
+    digit."""
+    return DigitClassifier.default().blank_probabilities()
 
 
 def corners_json(corners: np.ndarray | None) -> list[list[float]] | None:

@@ -7,6 +7,9 @@ so are italic fonts, as Sudoku givens are printed upright and the orientation fi
 the classifier knowing upright digits only. OpenCV's own faces are added as well
 (`opencv_digit_glyphs`): they are what the answer is drawn in and what the synthetic photos
 print, and reading a solved picture back must work.
+
+Handwriting fonts (those Debian's HANDWRITING_PACKAGES install, in HANDWRITING_FOLDERS) are listed
+by `find_handwriting_fonts`, for the generated pen entries the kinds model is trained on.
 """
 
 from __future__ import annotations
@@ -24,6 +27,30 @@ from sudoku_lens.synth.render import HERSHEY_FACES, GlyphFont, glyph
 DEFAULT_FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
 FONT_SUFFIXES = {".ttf", ".otf", ".ttc"}
 SKIP_WORDS = ("symbol", "dingbat", "emoji", "math", "music", "braille", "icon", "ornament", "z003")
+HANDWRITING_PACKAGES = (
+    "fonts-dkg-handwriting",
+    "fonts-breip",
+    "fonts-bwht",
+    "fonts-femkeklaver",
+    "fonts-humor-sans",
+    "fonts-comic-neue",
+    "fonts-kristi",
+    "fonts-klee",
+    "fonts-dancingscript",
+)
+"""Debian packages of handwriting fonts (install what is available) for the pen entries."""
+HANDWRITING_FOLDERS = (
+    "fifthhorseman",
+    "breip",
+    "bwht",
+    "femkeklaver",
+    "humor-sans",
+    "comic-neue",
+    "kristi",
+    "klee",
+    "dancingscript",
+)
+"""The folders (under /usr/share/fonts/*/) those packages put their fonts in."""
 GLYPH_PX = 64
 """Font size used to render a glyph; the synthesiser scales it down to the cell."""
 
@@ -45,6 +72,37 @@ def find_fonts(dirs: Iterable[Path] | None = None) -> list[Path]:
             "fonts-dejavu, fonts-liberation, fonts-noto-core) or pass --fonts DIR"
         )
     return fonts
+
+
+def find_handwriting_fonts(dirs: Iterable[Path] | None = None) -> list[Path]:
+    """Handwriting font files that draw the digits 1-9: every font under `dirs`, or by default
+    those in HANDWRITING_FOLDERS under the system's font folders. Sorted; may be empty."""
+    if dirs is None:
+        roots = [
+            folder
+            for base in DEFAULT_FONT_DIRS
+            if base.is_dir()
+            for folder in base.glob("*/*")
+            if folder.name in HANDWRITING_FOLDERS
+        ]
+    else:
+        roots = [Path(d) for d in dirs]
+    found: set[Path] = set()
+    for root in roots:
+        if root.is_file():
+            found.add(root)
+        elif root.is_dir():
+            found.update(p for p in root.rglob("*") if p.suffix.lower() in FONT_SUFFIXES)
+    usable = []
+    for path in sorted(found):
+        try:
+            font = ImageFont.truetype(str(path), GLYPH_PX)
+            glyphs = [_render(font, str(d)) for d in range(1, 10)]
+        except (OSError, ValueError):
+            continue
+        if all(g.size and g.shape[0] >= GLYPH_PX // 4 for g in glyphs):
+            usable.append(path)
+    return usable
 
 
 def _render(font: ImageFont.FreeTypeFont, char: str) -> np.ndarray:

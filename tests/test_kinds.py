@@ -1,0 +1,125 @@
+"""Cell kinds: the features, the kinds model on generated hand-filled photos, and its training."""
+
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sudoku_lens.cli import main
+from sudoku_lens.read.digits import MODEL_PATH
+from sudoku_lens.read.grid import locate_grid
+from sudoku_lens.read.kinds import (
+    EMPTY,
+    FEATURES,
+    HANDWRITTEN,
+    NOTES,
+    PRINTED,
+    assign_kinds,
+    read_cells,
+)
+from sudoku_lens.read.reader import read_photo
+from sudoku_lens.synth.handwriting import synth_filled_photo
+
+
+@pytest.mark.parametrize(("pen", "seed"), [("ballpoint-blue", 2), ("pencil", 2), ("felt-tip", 4)])
+def test_kinds_of_a_generated_hand_filled_photo(pen: str, seed: int) -> None:
+    made = synth_filled_photo(seed, "easy", pen=pen, notes=0.3)
+    truth = made.filled
+    assert (truth.kinds == NOTES).any() and (truth.kinds == HANDWRITTEN).any()
+    reading = read_photo(made.photo.image)
+    np.testing.assert_array_equal(reading.kinds, truth.kinds)
+    assert not reading.grid[truth.kinds == NOTES].any(), "pencil notes count as empty"
+    printed = truth.kinds == PRINTED
+    np.testing.assert_array_equal(reading.givens[printed], made.photo.puzzle[printed])
+    assert not reading.givens[~printed].any()
+    assert not reading.entries[truth.kinds != HANDWRITTEN].any()
+    assert np.array_equal(reading.probabilities.argmax(axis=2), reading.grid)
+
+
+def test_features_are_measured_upright() -> None:
+    """The same grid photographed upright and sideways gives the same features per cell."""
+    upright = synth_filled_photo(5, "easy", pen="red", notes=0.3, rotation=0)
+    turned = synth_filled_photo(5, "easy", pen="red", notes=0.3, rotation=90)
+    first = read_cells(locate_grid(upright.photo.image))
+    second = read_cells(locate_grid(turned.photo.image))
+    assert first.features.shape == (9, 9, FEATURES)
+    assert (first.turns, second.turns) == (0, 1)
+    filled = upright.filled.kinds != EMPTY
+    # same cells, photographed differently: close, not equal
+    assert np.median(np.abs(first.features - second.features)[filled]) < 0.02
+
+
+def test_assign_kinds_keeps_digits_of_print_and_pen_only() -> None:
+    digits = np.zeros((9, 9, 10), np.float32)
+    digits[..., 0] = 1.0
+    digits[0, :4] = 0.0
+    digits[0, :4, 7] = 1.0  # a 7 read in r1c1-r1c4
+    kinds = np.zeros((9, 9, 4), np.float32)
+    kinds[..., EMPTY] = 1.0
+    kinds[0, 0], kinds[0, 1], kinds[0, 2], kinds[0, 3] = np.eye(4)[[PRINTED, HANDWRITTEN, NOTES, 0]]
+    kinds[1, 0] = np.eye(4)[PRINTED]  # no digit read there: empty or notes only
+    kinds[1, 1] = [0.2, 0.5, 0.0, 0.3]
+    grid, kind = assign_kinds(kinds, digits)
+    assert grid[0, :4].tolist() == [7, 7, 0, 0]
+    assert kind[0, :4].tolist() == [PRINTED, HANDWRITTEN, NOTES, EMPTY]
+    assert kind[1, :2].tolist() == [EMPTY, NOTES]
+    assert not grid[1:].any() and not (kind[2:] != EMPTY).any()
+
+
+def test_kinds_training_stage_on_a_tiny_set(wicht_data: Path, tmp_path: Path) -> None:
+    """The stage runs end to end on two photos of each folder and two generated ones, writes an
+    ONNX model that answers like PyTorch, and reports the validation photos by folder."""
+    pytest.importorskip("torch", reason="torch is not installed: pip install 'sudoku-lens[train]'")
+    from sudoku_lens.train.kinds import run_kinds_training
+
+    root = tmp_path / "data"
+    keep = {"image1", "image10"}
+    with (wicht_data / "outlines.csv").open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    for folder in ("printed", "mixed"):
+        (root / folder).mkdir(parents=True)
+        for name in keep:
+            for suffix in (".jpg", ".dat"):
+                os.symlink(
+                    wicht_data / folder / f"{name}{suffix}", root / folder / f"{name}{suffix}"
+                )
+    with (root / "outlines.csv").open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(r for r in rows if Path(r["file"]).stem in keep)
+    out = tmp_path / "kinds.onnx"
+    reports = run_kinds_training(
+        root,
+        MODEL_PATH,
+        out,
+        synthetic=2,
+        held_out=1,
+        photo_variants=1,
+        epochs=2,
+        log=lambda m: None,
+    )
+    assert out.is_file() and out.stat().st_size < 1024 * 1024
+    assert reports["printed kinds"].grids == 1 and reports["mixed kinds"].grids == 1
+    assert reports["generated kinds"].grids <= 1
+    assert reports["printed kinds"].confusion.sum() == 81
+
+
+def test_kinds_only_needs_the_digit_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        [
+            "train",
+            "--data",
+            os.fspath(tmp_path),
+            "--out",
+            os.fspath(tmp_path / "none.onnx"),
+            "--kinds-only",
+        ]
+    )
+    assert code == 2
+    assert "--kinds-only trains against the digit model at --out" in capsys.readouterr().err
