@@ -58,6 +58,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.epochs < 1:
         raise SudokuLensError("--epochs must be at least 1")
+    if args.kinds_only and not args.out.is_file():
+        raise SudokuLensError(
+            f"--kinds-only trains against the digit model at --out: {args.out} does not exist"
+        )
     try:
         from sudoku_lens.train.kinds import run_kinds_training
         from sudoku_lens.train.pipeline import run_training
@@ -70,10 +74,6 @@ def run(args: argparse.Namespace) -> int:
         print(message, file=sys.stderr, flush=True)
 
     kinds_out = args.kinds_out or args.out.with_name("kinds.onnx")
-    if args.kinds_only and not args.out.is_file():
-        raise SudokuLensError(
-            f"--kinds-only trains against the digit model at --out: {args.out} does not exist"
-        )
     reports: dict = {}
     if not args.kinds_only:
         reports |= run_training(
