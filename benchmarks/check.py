@@ -42,7 +42,12 @@ THRESHOLDS = (0.3, 0.5, 0.6, 0.7, 0.8, 0.9)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=40, help="photos to generate (default 40)")
-    parser.add_argument("--first", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=20001,
+        help="first seed (default 20001: the kinds model's training photos use seeds 0-239)",
+    )
     parser.add_argument("--mistakes", type=int, default=3, help="wrong entries per photo")
     parser.add_argument("--difficulty", default="medium", choices=("easy", "medium", "hard"))
     parser.add_argument(
