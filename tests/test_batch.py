@@ -401,6 +401,32 @@ def test_spilled_rows_are_the_piped_rows_and_no_spill_file_is_left(
     )
 
 
+def test_without_a_spill_folder_or_kernel_copies_the_rows_still_arrive(
+    tmp_path: Path, monkeypatch
+) -> None:
+    import errno
+    import os
+
+    bank = puzzle_file(tmp_path / "bank.txt")
+    piped = [done.encoded for done in process([bank], jobs=1, encoding="jsonl")]
+    missing = tmp_path / "missing"  # no spill folder can be made there: rows come by pipe
+    dones = list(process([bank], jobs=1, encoding="jsonl", spill_dir=missing))
+    assert [done.spill for done in dones] == [None] and not missing.exists()
+    assert rows_without_seconds(dones[0].encoded, "jsonl") == rows_without_seconds(
+        piped[0], "jsonl"
+    )
+
+    def refuse(*args: object) -> int:
+        raise OSError(errno.EXDEV, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "copy_file_range", refuse)  # as between some file systems
+    results = tmp_path / "results.jsonl"
+    main(["batch", str(bank), "-o", str(results)])
+    assert rows_without_seconds(results.read_bytes(), "jsonl") == rows_without_seconds(
+        piped[0], "jsonl"
+    )
+
+
 def test_an_interrupted_batch_or_a_dead_worker_leaves_no_spill_file(tmp_path: Path) -> None:
     shutil.copy(EXAMPLE_PATH, tmp_path / "crash-always.jpg")
     bank = puzzle_file(tmp_path / "bank.txt")
