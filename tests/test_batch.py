@@ -16,8 +16,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from batch_workers import die_on_crash_photos
-from sudoku_lens.batch import FIELDS, Record, SolvedPuzzles, inputs, run
-from sudoku_lens.batch.records import encode
+from sudoku_lens.batch import FIELDS, Record, SolvedPuzzles, inputs, process, run
+from sudoku_lens.batch.records import csv_header, encode
 from sudoku_lens.batch.work import PuzzleUnit, work
 from sudoku_lens.cli import main
 from sudoku_lens.errors import SudokuLensError
@@ -364,6 +364,85 @@ def test_a_worker_that_dies_is_replaced_and_its_item_retried_once(
     assert once.status == "solved" and once.solution == truth["a-example.jpg"]
     assert always.status == "error"
     assert always.error == "the worker process died on this item twice (killed by SIGKILL)"
+
+
+def spill_folders(folder: Path) -> list[Path]:
+    return list(folder.glob(".sudoku-lens-spill-*"))
+
+
+def rows_without_seconds(data: bytes, encoding: str) -> list:
+    if encoding == "jsonl":
+        return without_seconds(parse_jsonl(data))
+    return [row[:10] + row[11:] for row in parse_csv(data)]
+
+
+@pytest.mark.parametrize("encoding", ["jsonl", "csv"])
+def test_spilled_rows_are_the_piped_rows_and_no_spill_file_is_left(
+    encoding: str, tmp_path: Path, monkeypatch
+) -> None:
+    plain = tmp_path / "plain.txt"
+    plain.write_text(f"{INKALA}\n{EASY}\n" * 40)
+    mixed = puzzle_file(tmp_path / "mixed.txt")
+    monkeypatch.setattr(inputs, "PIECE_BYTES", 500)  # many units of both kinds
+    spilled = bytearray()
+    for done in process([plain, mixed], jobs=2, encoding=encoding, spill_dir=tmp_path):
+        assert done.encoded is None and done.spill is not None
+        assert Path(done.spill).parent in spill_folders(tmp_path)
+        spilled += Path(done.spill).read_bytes()
+    assert spill_folders(tmp_path) == []
+    piped = b"".join(done.encoded for done in process([plain, mixed], jobs=2, encoding=encoding))
+    assert rows_without_seconds(spilled, encoding) == rows_without_seconds(piped, encoding)
+    results = tmp_path / f"results.{encoding}"
+    main(["batch", str(plain), str(mixed), "-o", str(results)])
+    assert spill_folders(tmp_path) == []
+    header = len(csv_header()) if encoding == "csv" else 0
+    assert rows_without_seconds(results.read_bytes()[header:], encoding) == rows_without_seconds(
+        piped, encoding
+    )
+
+
+def test_without_a_spill_folder_or_kernel_copies_the_rows_still_arrive(
+    tmp_path: Path, monkeypatch
+) -> None:
+    import errno
+    import os
+
+    bank = puzzle_file(tmp_path / "bank.txt")
+    piped = [done.encoded for done in process([bank], jobs=1, encoding="jsonl")]
+    missing = tmp_path / "missing"  # no spill folder can be made there: rows come by pipe
+    dones = list(process([bank], jobs=1, encoding="jsonl", spill_dir=missing))
+    assert [done.spill for done in dones] == [None] and not missing.exists()
+    assert rows_without_seconds(dones[0].encoded, "jsonl") == rows_without_seconds(
+        piped[0], "jsonl"
+    )
+
+    def refuse(*args: object) -> int:
+        raise OSError(errno.EXDEV, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "copy_file_range", refuse)  # as between some file systems
+    results = tmp_path / "results.jsonl"
+    main(["batch", str(bank), "-o", str(results)])
+    assert rows_without_seconds(results.read_bytes(), "jsonl") == rows_without_seconds(
+        piped[0], "jsonl"
+    )
+
+
+def test_an_interrupted_batch_or_a_dead_worker_leaves_no_spill_file(tmp_path: Path) -> None:
+    shutil.copy(EXAMPLE_PATH, tmp_path / "crash-always.jpg")
+    bank = puzzle_file(tmp_path / "bank.txt")
+    sources = [bank, tmp_path / "crash-always.jpg", bank]
+    done_units = process(
+        sources, jobs=2, encoding="jsonl", spill_dir=tmp_path, worker=die_on_crash_photos
+    )
+    first = next(done_units)
+    assert first.spill is not None and Path(first.spill).exists()
+    done_units.close()  # as Ctrl-C does
+    assert spill_folders(tmp_path) == []
+    dones = list(
+        process(sources, jobs=2, encoding="jsonl", spill_dir=tmp_path, worker=die_on_crash_photos)
+    )
+    assert [done.statuses["error"] for done in dones] == [2, 1, 2]
+    assert spill_folders(tmp_path) == []
 
 
 @pytest.mark.parametrize("terminal", [True, False])

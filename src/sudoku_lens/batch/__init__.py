@@ -10,6 +10,13 @@ puzzle files line by line), in local mode and on Dask alike. Finished units wait
 of at most `window` units until those before them are done, so one slow photo holds back the
 output, never the memory bound.
 
+Spill files: with `spill_dir` and an `encoding`, local workers write each unit's rows to a file
+in a temporary folder made in `spill_dir` and the `Done` names it (`Done.spill`) instead of
+holding them: a writer copies that file into its results (see `batch.output`) in the kernel,
+never reading the rows. Each file is removed when the next `Done` is asked for, and the folder
+when the batch ends or is stopped, so none is left behind. Dask workers, which may be on other
+machines, always send their rows back.
+
 Resume: with `resume_from`, items that file already records (photos by source, puzzles by
 source and line) are skipped, so appending the new records to it never writes one twice.
 """
@@ -17,6 +24,8 @@ source and line) are skipped, so appending the new records to it never writes on
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
@@ -63,6 +72,7 @@ def process(
     draw_dir: str | os.PathLike[str] | None = None,
     resume_from: str | os.PathLike[str] | Recorded | None = None,
     encoding: str | None = None,
+    spill_dir: str | os.PathLike[str] | None = None,
     worker: Worker = work,
     window: int | None = None,
 ) -> Iterator[Done]:
@@ -73,8 +83,10 @@ def process(
     `resume_from` names a results file whose items are skipped (or holds them, as read by
     `batch.output.read_recorded`, which also cuts off a last record left unfinished);
     `encoding` ("jsonl" or "csv") has the workers encode the records as rows instead of
-    returning them; `worker` replaces the function that does a unit (a top-level function, for
-    tests). Raises SudokuLensError for an input that names nothing, before any work starts.
+    returning them; `spill_dir` is where local workers leave those rows in files (see the
+    module's notes: a folder on the results' file system); `worker` replaces the function
+    that does a unit (a top-level function, for tests). Raises SudokuLensError for an input
+    that names nothing, before any work starts.
     """
     from sudoku_lens.batch.output import read_recorded
 
@@ -84,6 +96,7 @@ def process(
     else:
         recorded = read_recorded(resume_from)
     units = expand(inputs, draw_dir=draw_dir, recorded=recorded)
+    spills = None
     if cluster is not None:
         from sudoku_lens.batch.cluster import DaskPool
 
@@ -91,12 +104,28 @@ def process(
     else:
         from sudoku_lens.batch.local import LocalPool
 
-        pool = LocalPool(jobs, worker, encoding)
+        if spill_dir is not None and encoding is not None:
+            spills = _spill_folder(spill_dir)
+        pool = LocalPool(jobs, worker, encoding, spills)
     try:
         window = window or WINDOW_PER_JOB * jobs * pool.units_per_task
-        yield from _in_order(units, pool, window)
+        for done in _in_order(units, pool, window):
+            yield done
+            if done.spill is not None:
+                os.remove(done.spill)
     finally:
         pool.close()
+        if spills is not None:
+            shutil.rmtree(spills, ignore_errors=True)
+
+
+def _spill_folder(parent: str | os.PathLike[str]) -> str | None:
+    """A new temporary folder in `parent` for spill files; None when it cannot be made (the
+    rows then come back by pipe)."""
+    try:
+        return tempfile.mkdtemp(prefix=".sudoku-lens-spill-", dir=parent)
+    except OSError:
+        return None
 
 
 def run(

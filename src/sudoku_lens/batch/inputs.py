@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+import numpy as np
+
 from sudoku_lens.batch.work import PhotoUnit, PuzzleUnit, Unit
 from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.puzzle.text import MAX_LINE_BYTES, grid_row_cells
@@ -244,8 +246,10 @@ def _pieces(handle: BinaryIO) -> Iterator[tuple[int, int, bool]]:
         carry = b""
         if not block.endswith(b"\n"):
             block += handle.readline(MAX_LINE_BYTES + 1)  # the rest of the last line, bounded
-        lines = block.split(b"\n")  # the last: what follows the last line break
-        if max(map(len, lines)) > MAX_LINE_BYTES:
+        if _longest_line(block) <= MAX_LINE_BYTES:  # the common case: no list of lines made
+            rows = _open_grid_rows_at_end(block)
+        else:
+            lines = block.split(b"\n")  # the last: what follows the last line break
             first = next(i for i, line in enumerate(lines) if len(line) > MAX_LINE_BYTES)
             if first == 0:
                 if len(lines) == 1:
@@ -255,8 +259,8 @@ def _pieces(handle: BinaryIO) -> Iterator[tuple[int, int, bool]]:
                     carry = block[len(lines[0]) + 1 :]
                 continue
             cut = sum(map(len, lines[:first])) + first
-            block, carry, lines = block[:cut], block[cut:], [*lines[:first], b""]
-        rows = _open_grid_rows(lines[:-1] if block.endswith(b"\n") else lines)
+            block, carry = block[:cut], block[cut:]
+            rows = _open_grid_rows_at_end(block)
         while rows % 9 and not carry:  # go on to the end of an open grid, line by line
             line = handle.readline(MAX_LINE_BYTES + 1)
             if len(line.rstrip(b"\n")) > MAX_LINE_BYTES:
@@ -281,12 +285,24 @@ def _skip_line(handle: BinaryIO) -> int:
     return skipped
 
 
-def _open_grid_rows(lines: list[bytes]) -> int:
-    """Rows with cells at the end of `lines` since the last row that closes every grid."""
+def _longest_line(block: bytes) -> int:
+    """The length of the longest line of `block` (line breaks left out), found with NumPy
+    rather than a list of a million lines."""
+    breaks = np.flatnonzero(np.frombuffer(block, np.uint8) == ord("\n"))
+    ends = np.append(breaks, len(block))
+    return int(np.diff(ends, prepend=-1).max()) - 1
+
+
+def _open_grid_rows_at_end(block: bytes) -> int:
+    """Rows with cells at the end of the lines of `block` since the last row that closes
+    every grid (read backwards, line by line, as far as needed)."""
     count = 0
-    for line in reversed(lines):
-        cells = grid_row_cells(line.decode("utf-8", "replace"))
+    end = len(block) - 1 if block.endswith(b"\n") else len(block)
+    while end >= 0:
+        start = block.rfind(b"\n", 0, end) + 1
+        cells = grid_row_cells(block[start:end].decode("utf-8", "replace"))
         if cells is None:
             return count
         count += cells > 0
+        end = start - 1
     return count

@@ -5,8 +5,14 @@ finishes one (units are small: paths and places in files). A worker that dies (a
 out-of-memory killer) dies on the oldest unit it holds: that one is retried once on a fresh
 worker, then recorded as an error; the others it held are sent again as they were. Workers are
 started by a fork server (safe with the parent's threads) that has imported `PRELOAD` once, and
-ignore Ctrl-C, which the parent handles by stopping them. Encoded rows come back raw, read
-straight into their buffer, not pickled.
+ignore Ctrl-C, which the parent handles by stopping them.
+
+Encoded rows (hundreds of megabytes for a bank of puzzles) do not go through the parent when
+the pool has a spill folder: each worker writes a unit's rows to a file of its own there
+(a spill file, named after the unit's index) and sends back only its path, and the writer
+copies it into the results in the kernel (`batch.output`). Without one, or when a spill file
+cannot be written, the rows come back over the pipe raw, read straight into their buffer, not
+pickled.
 """
 
 from __future__ import annotations
@@ -30,9 +36,12 @@ PRELOAD = ["sudoku_lens.batch.work", "sudoku_lens.batch.records", "sudoku_lens.s
 solver); the photo reader's (OpenCV, ONNX Runtime) are left to the workers that read photos."""
 
 
-def _serve(connection: Connection, worker: Worker, encoding: str | None) -> None:
+def _serve(
+    connection: Connection, worker: Worker, encoding: str | None, spill_dir: str | None
+) -> None:
     """A worker process's loop: receive (index, unit), send back (index, Done, size of its
-    rows or None) and then the Done's encoded rows as raw bytes, until None."""
+    rows or None) and then the Done's encoded rows as raw bytes, until None; with `spill_dir`,
+    the rows go to a spill file there and the Done names it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         try:
@@ -43,11 +52,27 @@ def _serve(connection: Connection, worker: Worker, encoding: str | None) -> None
             return
         index, unit = task
         done = worker(unit, encoding)
+        if done.encoded is not None and spill_dir is not None:
+            done = _spill(done, os.path.join(spill_dir, f"{index}.rows"))
         if done.encoded is None:
             connection.send((index, done, None))
         else:  # the rows as they are, not pickled: megabytes for a piece of a puzzle file
             connection.send((index, replace(done, encoded=None), len(done.encoded)))
             _send_rows(connection, done.encoded)
+
+
+def _spill(done: Done, path: str) -> Done:
+    """`done` with its rows written to the file `path` (replaced if there) instead of held;
+    `done` as it is when the file cannot be written (a full disk), so the rows go by pipe."""
+    assert done.encoded is not None
+    try:
+        with open(path, "wb") as handle:
+            handle.write(done.encoded)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.remove(path)
+        return done
+    return replace(done, encoded=None, spill=path)
 
 
 def _send_rows(connection: Connection, rows: bytes | bytearray) -> None:
@@ -73,10 +98,15 @@ def _receive_rows(connection: Connection, size: int) -> bytearray:
 class _Process:
     """One worker process, its end of the pipe, and the task it holds."""
 
-    def __init__(self, context: Any, worker: Worker, encoding: str | None) -> None:
+    def __init__(
+        self, context: Any, worker: Worker, encoding: str | None, spill_dir: str | None
+    ) -> None:
         self.connection, child = context.Pipe()
         self.process = context.Process(
-            target=_serve, args=(child, worker, encoding), daemon=True, name="sudoku-lens worker"
+            target=_serve,
+            args=(child, worker, encoding, spill_dir),
+            daemon=True,
+            name="sudoku-lens worker",
         )
         self.process.start()
         child.close()
@@ -84,20 +114,25 @@ class _Process:
 
 
 class LocalPool:
-    """Run units on `jobs` worker processes; results come back in completion order."""
+    """Run units on `jobs` worker processes; results come back in completion order.
+
+    With `spill_dir` (a folder) and an `encoding`, units' rows come back in spill files there,
+    which the pool's user removes once it is done with them (see the module's notes)."""
 
     units_per_task = 1
 
-    def __init__(self, jobs: int, worker: Worker, encoding: str | None) -> None:
+    def __init__(
+        self, jobs: int, worker: Worker, encoding: str | None, spill_dir: str | None = None
+    ) -> None:
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload([*PRELOAD, worker.__module__])
-        self._worker, self._encoding = worker, encoding
+        self._worker, self._encoding, self._spill_dir = worker, encoding, spill_dir
         self._queue: deque[tuple[int, Unit, int]] = deque()
         self._ready: deque[tuple[int, Done]] = deque()
         self._processes = [self._start() for _ in range(jobs)]
 
     def _start(self) -> _Process:
-        return _Process(self._context, self._worker, self._encoding)
+        return _Process(self._context, self._worker, self._encoding, self._spill_dir)
 
     def submit(self, index: int, unit: Unit) -> None:
         """Queue a unit; it goes to the first idle worker."""

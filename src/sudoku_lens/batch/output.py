@@ -4,16 +4,20 @@ The format follows the file name: `.jsonl` (JSON Lines), `.csv` (with a header r
 `.parquet` (pyarrow, row groups of at most `ROW_GROUP` records). JSON Lines and CSV are flushed
 after each unit of work, so a crash loses only the items in flight, and they can be resumed: the
 items already recorded are read back (a last line cut short by the crash is dropped) and new
-records are appended. A Parquet file is only readable once closed, so it cannot be resumed: use
-JSON Lines or CSV for long batches that may be interrupted.
+records are appended. Rows a local worker left in a spill file (`Done.spill`) are copied into
+the results by the kernel (`os.copy_file_range`), never read into this process. A Parquet file
+is only readable once closed, so it cannot be resumed: use JSON Lines or CSV for long batches
+that may be interrupted.
 """
 
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -23,6 +27,8 @@ from sudoku_lens.batch.work import Done
 from sudoku_lens.errors import SudokuLensError
 
 FORMATS = {".jsonl": "jsonl", ".csv": "csv", ".parquet": "parquet"}
+_NO_COPY_FILE_RANGE = {errno.EXDEV, errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP}
+"""Errors of os.copy_file_range that mean it cannot copy between these files, not a failure."""
 ROW_GROUP = 100_000
 """Most records in one Parquet row group (and held in memory before it is written)."""
 
@@ -134,8 +140,10 @@ class ResultsWriter:
                 self._parquet = pq.ParquetWriter(str(self.path), arrow_schema())
                 self._tables: list[Any] = []
                 self._rows = 0
-            else:
-                self._file = open(self.path, "ab")  # noqa: SIM115 (closed in close())
+            else:  # not O_APPEND, which os.copy_file_range refuses: written at the end instead
+                descriptor = os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o666)
+                self._file = os.fdopen(descriptor, "wb", buffering=0)
+                self._file.seek(0, os.SEEK_END)
         except OSError as exc:
             raise SudokuLensError(f"cannot write {path}: {exc.strerror or exc}") from None
 
@@ -145,22 +153,49 @@ class ResultsWriter:
         return None if self.format == "parquet" else self.format
 
     def write(self, done: Done) -> None:
-        """Write one unit's records (encoded rows, or a block for Parquet) and flush."""
+        """Write one unit's records (encoded rows, a spill file of them, or a block for
+        Parquet), straight to the file (unbuffered: nothing is held back)."""
         self.units += 1
         if self.format == "parquet":
             assert done.block is not None
             self._write_parquet(done.block)
             return
-        assert done.encoded is not None
-        self._start_csv()
-        self._file.write(done.encoded)
-        self._file.flush()
+        try:
+            self._start_csv()
+            if done.spill is not None:
+                self._append_file(done.spill)
+            else:
+                assert done.encoded is not None
+                self._write_all(done.encoded)
+        except OSError as exc:
+            raise SudokuLensError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+
+    def _write_all(self, data: bytes | bytearray) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[self._file.write(view) :]
+
+    def _append_file(self, path: str) -> None:
+        """Append the file at `path` in the kernel (os.copy_file_range), or by reading it where
+        the system cannot (another OS, file systems that refuse)."""
+        with open(path, "rb") as source:
+            remaining = os.fstat(source.fileno()).st_size
+            try:
+                while remaining:
+                    copied = os.copy_file_range(source.fileno(), self._file.fileno(), remaining)
+                    if copied == 0:  # the file shrank: nothing more to copy
+                        return
+                    remaining -= copied
+            except (AttributeError, OSError) as exc:
+                if isinstance(exc, OSError) and exc.errno not in _NO_COPY_FILE_RANGE:
+                    raise
+                shutil.copyfileobj(source, self._file)
 
     def _start_csv(self) -> None:
         """Write the CSV header into a file still empty (checked at the first write, after a
         resumed file was cut back to its last whole record)."""
         if self.format == "csv" and os.fstat(self._file.fileno()).st_size == 0:
-            self._file.write(csv_header())
+            self._write_all(csv_header())
 
     def _write_parquet(self, block: Block) -> None:
         table = arrow_table(block)
@@ -183,8 +218,10 @@ class ResultsWriter:
             self._flush_parquet()
             self._parquet.close()
         else:
-            self._start_csv()
-            self._file.close()
+            try:
+                self._start_csv()
+            finally:
+                self._file.close()
 
     def __enter__(self) -> ResultsWriter:
         return self

@@ -130,6 +130,7 @@ def _write_units(
             draw_dir=args.draw,
             resume_from=recorded,
             encoding=writer.encoding,
+            spill_dir=writer.path.resolve().parent,
             worker=work_rated if args.rate else work,
         )
         bar = _ProgressBar(args.inputs, recorded) if on_terminal else None
