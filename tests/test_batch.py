@@ -157,6 +157,27 @@ def test_patterns_and_lists_of_paths(photos: tuple[Path, dict[str, str]], tmp_pa
     assert records[1].line == 2 and bank.exists()
 
 
+def test_a_line_of_a_list_too_long_for_a_path_is_an_error_record(
+    photos: tuple[Path, dict[str, str]], tmp_path: Path, capsys
+) -> None:
+    root, _ = photos
+    listing = tmp_path / "list.txt"
+    photo = root / "a-example.jpg"
+    listing.write_bytes(b"\xef\xbb\xbf" + f"{photo}\n".encode() + b"x" * 5_000_000 + b"\n")
+    with listing.open("ab") as handle:
+        handle.write(f"{photo}\n".encode())
+    records = list(run([listing], jobs=1))
+    assert [r.source for r in records] == [str(photo), f"{listing}:2", str(photo)]
+    assert records[0].status == records[2].status == "solved"
+    assert records[1].status == "error"
+    assert records[1].error == "line 2 is longer than 4,096 bytes: not a path"
+    out = tmp_path / "out.jsonl"
+    assert main(["batch", str(listing), "-o", str(out), "--jobs", "1"]) == 1
+    assert main(["batch", str(listing), "-o", str(out), "--jobs", "1", "--resume"]) == 0
+    assert [r["source"] for r in records_of(out)] == [r.source for r in records], "none twice"
+    capsys.readouterr()
+
+
 def test_an_input_that_names_nothing_stops_before_any_work(tmp_path: Path) -> None:
     with pytest.raises(SudokuLensError, match="no such file or folder, and no file matches"):
         list(run([puzzle_file(tmp_path / "bank.txt"), tmp_path / "nothing*.jpg"]))

@@ -31,6 +31,8 @@ from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.puzzle.text import MAX_LINE_BYTES, grid_row_cells
 from sudoku_lens.read.formats import HEAD_BYTES, image_format, unsupported_format
 
+MAX_PATH_BYTES = 4096
+"""The longest line of a list of paths read as a path (Linux's PATH_MAX)."""
 PIECE_BYTES = 1 << 20
 """About how much of a puzzle file goes to a worker at a time (some 12,000 puzzle lines)."""
 
@@ -146,8 +148,12 @@ def _expand_one(
         yield from _photo(name, draw_dir, recorded)  # an error record unless an image
     else:
         folder = os.path.dirname(name)
-        for entry in _listed_paths(name):
-            yield from _expand_one(os.path.join(folder, entry), draw_dir, recorded, listed=True)
+        for number, entry in _listed_paths(name):
+            if entry is not None:
+                yield from _expand_one(os.path.join(folder, entry), draw_dir, recorded, listed=True)
+            elif f"{name}:{number}" not in recorded.photos:
+                message = f"line {number} is longer than {MAX_PATH_BYTES:,} bytes: not a path"
+                yield PhotoUnit(f"{name}:{number}", "", None, message)
 
 
 def _walk(folder: str) -> Iterator[str]:
@@ -197,13 +203,21 @@ def _text_kind(path: str) -> str | None:
     return "puzzles"
 
 
-def _listed_paths(path: str) -> Iterator[str]:
-    """The paths a list file names, one per line (blank lines and # comments skipped)."""
-    with open(path, encoding="utf-8-sig", errors="surrogateescape") as handle:
-        for row in handle:
-            entry = row.strip()
+def _listed_paths(path: str) -> Iterator[tuple[int, str | None]]:
+    """(line number, path) for each path a list file names, one per line (blank lines and #
+    comments skipped); the path is None for a line longer than MAX_PATH_BYTES, which is read on
+    in bounded pieces and never held whole."""
+    with open(path, "rb") as handle:
+        number = 0
+        while row := handle.readline(MAX_PATH_BYTES + 1):
+            number += 1
+            if len(row) > MAX_PATH_BYTES and not row.endswith(b"\n"):
+                _skip_line(handle)
+                yield number, None
+                continue
+            entry = row.decode("utf-8", "surrogateescape").removeprefix("\ufeff").strip()
             if entry and not entry.startswith("#"):
-                yield entry
+                yield number, entry
 
 
 def _photo(path: str, draw_dir: Path | None, recorded: Recorded) -> Iterator[PhotoUnit]:

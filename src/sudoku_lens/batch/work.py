@@ -24,11 +24,15 @@ ERROR_SAMPLES = 3
 
 @dataclass(frozen=True)
 class PhotoUnit:
-    """One photo: `source` as recorded, `path` to read (absolute), `drawing` to write or None."""
+    """One photo: `source` as recorded, `path` to read (absolute), `drawing` to write or None.
+
+    `error` says why the item cannot be a photo at all (a line of a list of paths too long to
+    be a path): it is recorded as the item's error and nothing is read."""
 
     source: str
     path: str
     drawing: str | None = None
+    error: str | None = None
 
 
 @dataclass(frozen=True)
@@ -184,6 +188,8 @@ def _photo_record(unit: PhotoUnit, rated: bool) -> Record:
     from sudoku_lens.puzzle import format_line
     from sudoku_lens.read.kinds import kinds_text
 
+    if unit.error is not None:
+        return _error_record(unit.source, None, "photo", None, unit.error, 0.0)
     start = time.perf_counter()
     try:
         result = solve_photo(unit.path)
