@@ -94,6 +94,68 @@ def test_hint_for_a_photo_draws_into_it(client) -> None:
     assert len(again["wrong_entries"]) <= 1
 
 
+@pytest.fixture(scope="module")
+def filled():
+    """A generated hand-filled photo (three wrong entries) and its reading with the generator's
+    kinds, as a kinds classifier would read it."""
+    from conftest import truth_reading
+    from sudoku_lens.synth.handwriting import synth_filled_photo
+
+    sample = synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)
+    return sample, truth_reading(sample)
+
+
+def test_a_photo_hint_continues_from_the_entries_sent_not_those_read(
+    client, filled, monkeypatch
+) -> None:
+    """`entries` replace the entries read: a cleared entry is no fact any more, a corrected or
+    added right one is, and a wrong one sent is reported and left out."""
+    from sudoku_lens.logic.units import cell_name
+    from sudoku_lens.read import reader
+
+    sample, reading = filled
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
+    photo = cv2.imencode(".png", sample.photo.image)[1].tobytes()
+    solution = sample.photo.solution.ravel()
+    givens = sample.photo.puzzle.ravel()
+    read = np.where(sample.filled.kinds == 2, sample.filled.digits, 0).ravel()
+    mistakes = [int(i) for i in np.flatnonzero(sample.filled.mistakes)]
+    right = [int(i) for i in np.flatnonzero(read) if int(i) not in mistakes]
+    empty = [int(i) for i in np.flatnonzero((givens == 0) & (read == 0))]
+
+    def hint(entries: np.ndarray | None) -> dict:
+        data = {} if entries is None else {"entries": "".join(str(d) for d in entries)}
+        files = {"file": ("filled.png", photo, "image/png")}
+        response = client.post("/api/hint", files=files, data=data)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    as_read = hint(None)
+    assert as_read["wrong_entries"] == [cell_name(i) for i in mistakes]
+    assert all(as_read["grid"][i] == str(solution[i]) for i in right)
+
+    cleared, corrected, added, wrongly_added = right[0], mistakes[0], empty[0], empty[1]
+    entries = read.copy()
+    entries[cleared] = 0
+    entries[corrected] = solution[corrected]
+    entries[added] = solution[added]
+    entries[wrongly_added] = solution[wrongly_added] % 9 + 1
+    body = hint(entries)
+    placed = [i for i in np.flatnonzero(entries) if i not in (wrongly_added, *mistakes[1:])]
+    expected = np.where(givens > 0, givens, 0)
+    expected[placed] = solution[placed]
+    assert body["grid"] == "".join(str(d) for d in expected)
+    assert body["wrong_entries"] == sorted(
+        (cell_name(i) for i in (*mistakes[1:], wrongly_added)),
+        key=lambda name: (name[1], name[3]),
+    )
+    assert body["technique"] is not None
+    for placement in body["placements"]:
+        cell, digit = placement.split("=")
+        index = (int(cell[1]) - 1) * 9 + int(cell[3]) - 1
+        assert body["grid"][index] == "0" and int(digit) == solution[index]
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [

@@ -92,17 +92,17 @@ def hint_photo(
     The printed digits are the givens (repaired when they break the rules or leave several
     solutions); `grid` (anything `as_grid` accepts) replaces them, e.g. after the user corrected
     the reading. The person's handwritten entries read from the photo are checked as
-    `answer_reading` does; `entries` (81 digits, 0 where none) are more digits the person placed
-    (earlier hints, or entries typed in), which win over those read. The right ones are placed,
-    the wrong ones left out and reported in `wrong_entries`; entries read too unclearly to check
-    are left out.
+    `answer_reading` does; `entries` (81 digits, 0 where none: the digits the person placed as
+    shown to them, typed in, corrected or taken from earlier hints) replace those read, so a 0
+    clears an entry read in its cell. The right ones are placed, the wrong ones left out and
+    reported in `wrong_entries`; entries read too unclearly to check are left out.
     `eliminations` are candidates already crossed out (`"r1c2<>5"`). Raises ImageError,
     GridNotFoundError, UnsolvablePuzzleError, UnknownTechniqueError or PuzzleFormatError.
     """
     from sudoku_lens.draw.hint import draw_step
     from sudoku_lens.logic.progress import UnsolvablePuzzleError
     from sudoku_lens.pipeline import answer_reading
-    from sudoku_lens.puzzle import as_grid, format_line
+    from sudoku_lens.puzzle import format_line
     from sudoku_lens.read.reader import read_photo
     from sudoku_lens.solve import Status
 
@@ -111,7 +111,7 @@ def hint_photo(
     timings = {"read": time.perf_counter() - start}
 
     stage = time.perf_counter()
-    answer = answer_reading(reading, grid=grid)
+    answer = answer_reading(reading, grid=grid, entries=entries)
     if answer.status is not Status.SOLVED or answer.solution is None:
         raise UnsolvablePuzzleError(
             f"the puzzle read from the photo has {answer.status.value}: correct the grid "
@@ -121,11 +121,10 @@ def hint_photo(
     solution = format_line(answer.solution)
     unsure = {r * 9 + c for (r, c) in (entry.cell for entry in answer.unsure_entries)}
     own = answer.entries.reshape(-1).tolist()
-    taken = as_grid(entries).reshape(-1).tolist() if entries is not None else [0] * 81
     wrong: list[int] = []
     for cell in range(81):
-        digit = taken[cell] or own[cell]
-        if not digit or state.values[cell] or (not taken[cell] and cell in unsure):
+        digit = own[cell]
+        if not digit or state.values[cell] or cell in unsure:
             continue
         if ord(solution[cell]) - 48 == digit:
             state.place(cell, digit)

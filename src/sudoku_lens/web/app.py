@@ -242,8 +242,9 @@ HINT_BODY = {
                         },
                         "entries": {
                             "type": "string",
-                            "description": "81 characters: digits "
-                            "the person placed (0 elsewhere); wrong ones are left out",
+                            "description": "81 characters: the digits "
+                            "the person placed (0 elsewhere), replacing the entries read; "
+                            "wrong ones are left out",
                         },
                         "eliminations": {
                             "type": "string",

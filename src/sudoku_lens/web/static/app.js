@@ -391,13 +391,28 @@ function cellIndex(name) {
   return (Number(name[1]) - 1) * 9 + Number(name[3]) - 1;
 }
 
-// Ask for the next step after the hints taken so far; draw it and put it in the grid.
+// The person's entries as the grid shows them, for a hint: their own (read, typed in or
+// corrected; a cleared one is 0) where there is one, else the digit of a hint taken. Entries
+// read too unclearly to check are left out, as the server would; wrong ones are sent, and the
+// server leaves them out against the solution of the givens.
+function hintEntries() {
+  return editor.cells
+    .map((given, i) => {
+      if (given !== "0") return "0";
+      if (editor.entries[i] !== "0") return editor.unsure.has(i) ? "0" : editor.entries[i];
+      return hints.puzzle ? hints.puzzle[i] : "0";
+    })
+    .join("");
+}
+
+// Ask for the next step from the grid as shown (givens, entries and the hints taken so far);
+// draw it and put it in the grid.
 async function nextHint() {
   if (!editor.file) return;
   const form = new FormData();
   form.append("file", editor.file, editor.file.name || "photo.jpg");
   form.append("grid", editor.cells.join(""));
-  if (hints.puzzle) form.append("entries", hints.puzzle);
+  form.append("entries", hintEntries());
   if (hints.eliminations.length) form.append("eliminations", hints.eliminations.join(" "));
   const sequence = ++editor.sequence;
   setBusy(true);
