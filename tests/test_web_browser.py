@@ -343,3 +343,71 @@ def test_handwritten_entries_are_shown_and_wrong_ones_marked(page, tmp_path, mon
     assert "wrong" not in first.get_attribute("class")
     assert "handwritten" in first.get_attribute("class")
     page.screenshot(path=str(SHOTS / "sudoku-lens-web-check-only.png"), full_page=True)
+
+
+def test_a_hint_continues_from_the_entries_as_edited_in_the_grid(page, tmp_path, monkeypatch):
+    """Hint sends the grid's entries as shown: a corrected entry is used, a cleared one is not,
+    and a wrong one is sent but left out by the server."""
+    import dataclasses
+
+    from conftest import truth_reading
+    from sudoku_lens import pipeline
+    from sudoku_lens.logic.units import cell_name
+    from sudoku_lens.read import reader
+    from sudoku_lens.synth.handwriting import synth_filled_photo
+
+    sample = synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)
+    reading = truth_reading(sample)
+    monkeypatch.setattr(
+        pipeline, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
+    )
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
+    path = tmp_path / "filled.jpg"
+    cv2.imwrite(str(path), sample.photo.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    upload(page, path)
+    expect(page.locator("#message")).to_contain_text("3 of your entries are wrong")
+    solution = format_line(sample.photo.solution)
+    wrong = [int(i) for i in np.flatnonzero(sample.filled.mistakes)]
+    right = [int(i) for i in np.flatnonzero(sample.filled.kinds == 2) if i not in wrong]
+    caption = page.locator("#answer-caption")
+
+    page.locator("#grid input").nth(wrong[0]).click()
+    page.keyboard.press(solution[wrong[0]])
+    expect(page.locator("#message")).to_contain_text("2 of your entries are wrong")
+    page.locator("#grid input").nth(right[0]).click()
+    page.keyboard.press("Delete")
+    expect(caption).to_contain_text("Solved in")
+
+    # Chromium does not hand a multipart body with a file to Playwright: note the form sent.
+    page.evaluate(
+        """() => {
+            const send = window.fetch;
+            window.fetch = (url, options) => {
+                if (String(url).endsWith("/api/hint")) {
+                    window.hintEntries = options.body.get("entries");
+                }
+                return send(url, options);
+            };
+        }"""
+    )
+    with page.expect_response("**/api/hint") as answer:
+        page.click("#hint")
+    entries = page.evaluate("() => window.hintEntries")
+    assert entries[wrong[0]] == solution[wrong[0]] and entries[right[0]] == "0"
+    assert entries[wrong[1]] == str(sample.filled.digits.ravel()[wrong[1]])
+    body = answer.value.json()
+    assert body["grid"][wrong[0]] == solution[wrong[0]] and body["grid"][right[0]] == "0"
+    assert body["wrong_entries"] == [cell_name(i) for i in wrong[1:]]
+    expect(page.locator("#hint-text")).to_be_visible()
+    placed = [
+        i
+        for i, c in enumerate(
+            page.eval_on_selector_all("#grid input", "cells => cells.map(c => c.className)")
+        )
+        if "hint-now" in c
+    ]
+    assert placed and all(body["grid"][i] == "0" for i in placed)
+    values, _ = grid_state(page)
+    assert all(values[i] == solution[i] for i in placed)
+    assert values[wrong[0]] == solution[wrong[0]]
+    page.screenshot(path=str(SHOTS / "sudoku-lens-web-hint-after-edits.png"), full_page=True)
