@@ -74,19 +74,7 @@ def digit_sprite(
         shift_y = big / 2 - (ys.min() + ys.max() + 1) / 2
         move = np.float32([[1, 0, shift_x], [0, 1, shift_y]])
         fill = cv2.warpAffine(fill, move, (big, big), flags=cv2.INTER_LINEAR)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * stroke + 1, 2 * stroke + 1))
-    edge = cv2.dilate(fill, kernel)
-    fill_a = cv2.resize(fill, (cell, cell), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
-    edge_a = cv2.resize(edge, (cell, cell), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
-    inner = np.divide(fill_a, edge_a, out=np.zeros_like(fill_a), where=edge_a > 0)
-    main = np.asarray(color, np.float32)
-    dark = np.asarray(_edge_color(color), np.float32)
-    bgr = dark + (main - dark) * inner[..., None]
-    sprite = np.clip(bgr + 0.5, 0, 255).astype(np.uint8)
-    alpha = np.clip(edge_a * 255 + 0.5, 0, 255).astype(np.uint8)
-    sprite.setflags(write=False)
-    alpha.setflags(write=False)
-    return sprite, alpha
+    return _sprite(fill, cell, stroke, color)
 
 
 @functools.lru_cache(maxsize=64)
@@ -109,8 +97,15 @@ def wrong_sprite(
     cv2.putText(small, text, (big - inset - w, inset + h), _FACE, scale, 255, 2, cv2.LINE_AA)
     gap = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (4 * width + 1, 4 * width + 1))
     ring[cv2.dilate(small, gap) > 0] = 0
-    fill = np.maximum(ring, small)
-    stroke = max(1, width // 3)
+    return _sprite(np.maximum(ring, small), cell, max(1, width // 3), color)
+
+
+def _sprite(
+    fill: np.ndarray, cell: int, stroke: int, color: tuple[int, int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """A read-only cell sprite (BGR, alpha) from a supersampled mask of its marks: the marks in
+    `color`, ringed by an edge `stroke` supersampled pixels wide in a darker shade, and that
+    shade outside them (see `digit_sprite`)."""
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * stroke + 1, 2 * stroke + 1))
     edge = cv2.dilate(fill, kernel)
     fill_a = cv2.resize(fill, (cell, cell), interpolation=cv2.INTER_AREA).astype(np.float32) / 255

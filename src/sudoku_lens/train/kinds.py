@@ -40,6 +40,7 @@ from sudoku_lens.read.kinds import (
 )
 from sudoku_lens.synth.handwriting import PENS, synth_filled_photo
 from sudoku_lens.train.fonts import find_fonts, find_handwriting_fonts
+from sudoku_lens.train.model import export_onnx
 from sudoku_lens.train.photos import Photo, cut_cells, load_photos
 
 Log = Callable[[str], None]
@@ -204,30 +205,6 @@ class KindNet(nn.Module):
         return self.layers((x - self.mean) * self.scale)
 
 
-class _WithSoftmax(nn.Module):
-    def __init__(self, net: nn.Module) -> None:
-        super().__init__()
-        self.net = net
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.softmax(self.net(x), dim=1)
-
-
-def export_kinds_onnx(net: KindNet, path: Path) -> None:
-    """Write `net` plus a softmax (so it outputs probabilities) as ONNX, batch axis dynamic."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(
-        _WithSoftmax(net).eval(),
-        (torch.zeros(2, FEATURES),),
-        str(path),
-        input_names=["features"],
-        output_names=["probabilities"],
-        dynamic_axes={"features": {0: "n"}, "probabilities": {0: "n"}},
-        opset_version=17,
-        dynamo=False,
-    )
-
-
 def train_kind_net(
     data: KindSet, *, epochs: int, seed: int, log: Log, batch: int = 1024, lr: float = 3e-3
 ) -> KindNet:
@@ -346,7 +323,7 @@ def run_kinds_training(
     )
     log(f"kinds samples: {photos.grids} photo grids, {generated.grids} generated grids")
     net = train_kind_net(KindSet.concat([photos, generated]), epochs=epochs, seed=seed, log=log)
-    export_kinds_onnx(net, Path(out))
+    export_onnx(net, Path(out), example=torch.zeros(2, FEATURES), input_name="features")
     classifier = KindClassifier(out)
     check = generated.features[:512] if generated.grids else photos.features[:512]
     with torch.no_grad():

@@ -48,18 +48,27 @@ class _WithSoftmax(nn.Module):
         return torch.softmax(self.net(x), dim=1)
 
 
-def export_onnx(net: DigitNet, path: Path) -> None:
-    """Write `net` plus a softmax (so it outputs probabilities) as ONNX, batch axis dynamic."""
+def export_onnx(
+    net: nn.Module,
+    path: Path,
+    *,
+    example: torch.Tensor | None = None,
+    input_name: str = "cells",
+) -> None:
+    """Write `net` plus a softmax (so it outputs probabilities) as ONNX, batch axis dynamic.
+
+    `example` is an input batch of the right shape (default: two prepared cells, for the digit
+    model) and `input_name` the ONNX input's name ("features" for the kinds model)."""
     wrapper = _WithSoftmax(net).eval()
-    dummy = torch.zeros(2, 1, SIZE, SIZE)
+    dummy = torch.zeros(2, 1, SIZE, SIZE) if example is None else example
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
         wrapper,
         (dummy,),
         str(path),
-        input_names=["cells"],
+        input_names=[input_name],
         output_names=["probabilities"],
-        dynamic_axes={"cells": {0: "n"}, "probabilities": {0: "n"}},
+        dynamic_axes={input_name: {0: "n"}, "probabilities": {0: "n"}},
         opset_version=17,
         dynamo=False,
     )
