@@ -3,24 +3,34 @@
 The photos and puzzle sets are not part of the repository: they sit in `../shared/data` beside
 the checkout. Tests that need them take the `wicht_data` or `puzzles_data` fixture, which skips
 with a message naming the missing folder where it is absent.
+
+Under CI (the `CI` environment variable set) Hypothesis draws the same examples on every run, so
+that a clean clone's run never turns red on a case no one has seen; elsewhere it draws new ones
+each run, to find such cases.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import os
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
+from hypothesis import settings
 
 from sudoku_lens.puzzle import grid_from_line
 from sudoku_lens.read.evaluate import read_dat
 from sudoku_lens.read.kinds import HANDWRITTEN, NOTES
 from sudoku_lens.read.reader import Reading, read_image
 from sudoku_lens.synth.handwriting import SyntheticFilledPhoto
+
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = Path(__file__).parents[1].parent / "shared" / "data"
