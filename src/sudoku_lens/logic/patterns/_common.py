@@ -8,7 +8,16 @@ from typing import TypeVar
 from sudoku_lens.logic.patterns._kept import kept
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Candidate
-from sudoku_lens.logic.units import BOX, COL, ROW, UNIT_SETS, cell_name, cells_of, unit_name
+from sudoku_lens.logic.units import (
+    BOX,
+    COL,
+    ROW,
+    UNIT_SETS,
+    cell_name,
+    cells_of,
+    digits_of,
+    unit_name,
+)
 
 T = TypeVar("T")
 
@@ -155,3 +164,11 @@ def per_state(grid: CandidateGrid, name: str, compute: Callable[[CandidateGrid],
     if "value" not in store:
         store["value"] = compute(grid)
     return store["value"]  # type: ignore[return-value]
+
+
+def candidates_of(
+    grid: CandidateGrid, cells: Iterable[int], digits: int = 0x1FF
+) -> tuple[Candidate, ...]:
+    """(cell, digit) for every candidate of `cells` among `digits` (a 9-bit mask, default all):
+    what a step highlights in the cells that prove it."""
+    return tuple((cell, d) for cell in cells for d in digits_of(grid.cands[cell] & digits))

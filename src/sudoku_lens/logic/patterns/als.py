@@ -31,7 +31,7 @@ from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.patterns.chains import SEGMENTS, length_bonus
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Step
-from sudoku_lens.logic.units import BIT_COUNT, PEER_SETS, UNIT_SETS, UNITS, cell_name
+from sudoku_lens.logic.units import BIT_COUNT, PEER_SETS, UNIT_SETS, UNITS, cell_name, digits_of
 
 MAX_CELLS = 4
 """Largest ALS gathered: bigger ones rarely matter before forcing chains, and cost much."""
@@ -45,10 +45,6 @@ def _cells(bits: int) -> Iterator[int]:
         low = bits & -bits
         yield low.bit_length() - 1
         bits ^= low
-
-
-def _digits(mask: int) -> list[int]:
-    return [d + 1 for d in range(9) if mask >> d & 1]
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,7 +65,7 @@ class Als:
 
     def name(self) -> str:
         cells = ", ".join(cell_name(c) for c in _cells(self.cells))
-        digits = "".join(str(d) for d in _digits(self.mask))
+        digits = "".join(str(d) for d in digits_of(self.mask))
         return f"{{{cells}}} ({digits})"
 
 
@@ -99,7 +95,7 @@ def gather(grid: CandidateGrid) -> list[Als]:
 def _make(cands: list[int], unit: int, cells: int, mask: int) -> Als:
     holders = [0] * 10
     seers = [0] * 10
-    for d in _digits(mask):
+    for d in digits_of(mask):
         bit = 1 << (d - 1)
         holding = 0
         seen = -1
@@ -130,7 +126,7 @@ def _index(grid: CandidateGrid) -> _Index:
         # grouped by all their cells holding it.
         by_first: list[dict[int, dict[int, list[tuple[int, int]]]]] = [{} for _ in range(10)]
         for i, als in enumerate(sets):
-            for d in _digits(als.mask):
+            for d in digits_of(als.mask):
                 holders = als.holders[d]
                 first = (holders & -holders).bit_length() - 1
                 groups = by_first[d].setdefault(first, {})
@@ -140,7 +136,7 @@ def _index(grid: CandidateGrid) -> _Index:
         for i, a in enumerate(sets):
             mine = links[i]
             own = a.cells
-            for x in _digits(a.mask):
+            for x in digits_of(a.mask):
                 reach = a.seers[x]
                 starts = by_first[x]
                 for first in _cells(reach & digit_cells[x]):
@@ -167,7 +163,7 @@ def _eliminations(
     for als in ends[1:]:
         common &= als.mask
     found = []
-    for z in _digits(common):
+    for z in digits_of(common):
         if z in excluded:
             continue
         found.extend((cell, z) for cell in _cells(_targets(grid, z, ends)))
@@ -202,7 +198,7 @@ def _step(
         eliminations=tuple(eliminations),
         cells=tuple(dict.fromkeys(cells)),
         candidates=tuple(
-            (cell, d) for als in group for cell in _cells(als.cells) for d in _digits(
+            (cell, d) for als in group for cell in _cells(als.cells) for d in digits_of(
                 _cell_mask(als, cell)
             )
         ),
@@ -289,7 +285,7 @@ def als_xy_chain(grid: CandidateGrid) -> Iterator[Step]:
     useful = []
     for als in sets:
         mask = 0
-        for z in _digits(als.mask):
+        for z in digits_of(als.mask):
             if grid.digit_cells[z] & als.seers[z]:
                 mask |= 1 << (z - 1)
         useful.append(mask)
@@ -354,7 +350,7 @@ def death_blossom(grid: CandidateGrid) -> Iterator[Step]:
         mask = grid.cands[stem]
         if BIT_COUNT[mask] not in (2, 3):
             continue
-        digits = _digits(mask)
+        digits = digits_of(mask)
         petals: dict[int, list[Als]] = {}
         for d in digits:
             petals[d] = [
@@ -384,7 +380,7 @@ def _blossoms(
         for d, als in zip(digits, chosen, strict=True):
             common &= als.mask & ~(1 << (d - 1))
         eliminations = []
-        for z in _digits(common):
+        for z in digits_of(common):
             targets = _targets(grid, z, chosen) & ~(1 << stem)
             if grid.cands[stem] >> (z - 1) & 1:
                 targets &= PEER_SETS[stem]
@@ -490,15 +486,15 @@ def _sue_de_coq_step(
     eliminations = []
     for cell in _cells(UNIT_SETS[line]):
         if cell not in all_cells:
-            eliminations.extend((cell, d) for d in _digits(grid.cands[cell] & line_digits))
+            eliminations.extend((cell, d) for d in digits_of(grid.cands[cell] & line_digits))
     for cell in _cells(UNIT_SETS[box]):
         if cell not in all_cells:
-            eliminations.extend((cell, d) for d in _digits(grid.cands[cell] & box_digits))
+            eliminations.extend((cell, d) for d in digits_of(grid.cands[cell] & box_digits))
     eliminations = sorted(set(eliminations))
     if not eliminations:
         return None
     names = lambda cells: ", ".join(cell_name(c) for c in cells)  # noqa: E731
-    digits = lambda mask: "".join(map(str, _digits(mask)))  # noqa: E731
+    digits = lambda mask: "".join(map(str, digits_of(mask)))  # noqa: E731
     count = len(all_cells)
     return Step(
         technique="sue-de-coq",
@@ -510,7 +506,7 @@ def _sue_de_coq_step(
         eliminations=tuple(eliminations),
         cells=tuple(sorted(all_cells)),
         candidates=tuple(
-            (cell, d) for cell in sorted(all_cells) for d in _digits(grid.cands[cell])
+            (cell, d) for cell in sorted(all_cells) for d in digits_of(grid.cands[cell])
         ),
         units=(line, box),
     )
@@ -535,12 +531,12 @@ def _bivalue_wing(grid: CandidateGrid, wing_cells: int, name: str, base: float) 
             continue
         largest = max(BIT_COUNT[cands[c]] for c in _cells(wing.cells))
         rating = round(base + (digits - middle - abs(middle - largest)) * 0.1, 1)
-        for x in _digits(wing.mask):
+        for x in digits_of(wing.mask):
             for cell in _cells(wing.seers[x] & digit_cells[x]):
                 pair = cands[cell]
                 if BIT_COUNT[pair] != 2 or pair & ~wing.mask:
                     continue
-                z = _digits(pair & ~(1 << (x - 1)))[0]
+                z = digits_of(pair & ~(1 << (x - 1)))[0]
                 targets = digit_cells[z] & wing.seers[z] & PEER_SETS[cell]
                 if targets:
                     found.append((rating, wing.cells, cell, x, z, targets, wing))

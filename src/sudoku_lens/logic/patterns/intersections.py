@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.patterns._common import (
     LINE_UNITS_OF_BOX,
+    candidates_of,
     cells_text,
     digits_text,
     eliminated_text,
@@ -122,9 +123,7 @@ def _locked(grid: CandidateGrid, size: int, name: str, rating: float) -> Iterato
                 f"digits elsewhere: {eliminated_text(eliminations)}.",
                 eliminations=eliminations,
                 cells=tuple(group),
-                candidates=tuple(
-                    (cell, d + 1) for cell in group for d in range(9) if cands[cell] >> d & 1
-                ),
+                candidates=candidates_of(grid, group),
                 units=(line, box),
             )
 

@@ -8,6 +8,7 @@ from functools import partial
 
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.patterns._common import (
+    candidates_of,
     cells_text,
     digits_text,
     eliminated_text,
@@ -83,7 +84,6 @@ def _naked(
 ) -> None:
     """Cells of a unit whose candidates, taken together, are as many digits as cells: those
     digits go in those cells, so the unit's other cells lose them."""
-    cands = grid.cands
     pattern = 0
     for cell in group:
         pattern |= 1 << cell
@@ -101,9 +101,7 @@ def _naked(
             f"them: {eliminated_text(eliminations)}.",
             eliminations=eliminations,
             cells=group,
-            candidates=tuple(
-                (cell, d + 1) for cell in group for d in range(9) if cands[cell] >> d & 1
-            ),
+            candidates=candidates_of(grid, group),
             units=(unit,),
         )
     )
@@ -139,9 +137,7 @@ def _hidden(
             f"{eliminated_text(eliminations)}.",
             eliminations=eliminations,
             cells=cells,
-            candidates=tuple(
-                (cell, d + 1) for cell in cells for d in range(9) if (digits & cands[cell]) >> d & 1
-            ),
+            candidates=candidates_of(grid, cells, digits),
             units=(unit,),
         )
     )

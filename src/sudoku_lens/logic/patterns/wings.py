@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.patterns._common import (
+    candidates_of,
     cells_text,
     chain_rating,
     either,
@@ -70,12 +71,7 @@ def xy_wing(grid: CandidateGrid) -> Iterator[Step]:
                     f"{cell_name(second[1])} is {digit}; so {eliminated_text(eliminations)}.",
                     eliminations=eliminations,
                     cells=(pivot, a, b),
-                    candidates=tuple(
-                        (cell, d + 1)
-                        for cell in (pivot, a, b)
-                        for d in range(9)
-                        if cands[cell] >> d & 1
-                    ),
+                    candidates=candidates_of(grid, (pivot, a, b)),
                     links=(
                         Link((a, digit), (a, x), True),
                         Link((a, x), (pivot, x), False),
@@ -117,12 +113,7 @@ def xyz_wing(grid: CandidateGrid) -> Iterator[Step]:
                     f"{eliminated_text(eliminations)}.",
                     eliminations=eliminations,
                     cells=(pivot, a, b),
-                    candidates=tuple(
-                        (cell, d + 1)
-                        for cell in (pivot, a, b)
-                        for d in range(9)
-                        if cands[cell] >> d & 1
-                    ),
+                    candidates=candidates_of(grid, (pivot, a, b)),
                 )
 
 
