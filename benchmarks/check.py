@@ -34,7 +34,7 @@ from sudoku_lens.read.kinds import HANDWRITTEN
 from sudoku_lens.read.reader import read_image
 from sudoku_lens.solve import Status
 from sudoku_lens.synth.handwriting import synth_filled_photo
-from sudoku_lens.train.fonts import find_fonts
+from sudoku_lens.train.fonts import find_handwriting_fonts
 
 THRESHOLDS = (0.3, 0.5, 0.6, 0.7, 0.8, 0.9)
 
@@ -57,7 +57,7 @@ def main() -> None:
         help="cell kinds from the generator (default) or from the reader",
     )
     args = parser.parse_args()
-    fonts = [str(path) for path in find_fonts()]
+    fonts = [str(path) for path in find_handwriting_fonts()]
 
     caught = planted = flagged = wrongly = right_entries = solved = lost = 0
     sweep = {t: [0, 0] for t in THRESHOLDS}  # threshold -> [mistakes caught, right flagged]

@@ -85,6 +85,26 @@ def test_same_seed_same_photo_and_the_pen_colour_shows() -> None:
         assert cell.max() > 40, f"r{r + 1}c{c + 1}: a blue pen entry is blue"
 
 
+def test_fonts_that_draw_no_digits_are_never_written_with(tmp_path) -> None:
+    """A font without digits would write a box (its missing-glyph sign) for every entry, which
+    no reader could take for the digit the truth says; such fonts are left to pen strokes."""
+    not_a_font = tmp_path / "symbols.ttf"
+    not_a_font.write_bytes(b"no digits here")
+    rng = np.random.default_rng(7)
+    puzzle, solution = random_puzzle(rng)
+    printed = render_grid(puzzle, rng)[::3, ::3]
+    strokes = fill_in(printed, puzzle, solution, np.random.default_rng(1), entries=1.0)
+    boxes = fill_in(
+        printed,
+        puzzle,
+        solution,
+        np.random.default_rng(1),
+        entries=1.0,
+        font_files=[str(not_a_font)],
+    )
+    np.testing.assert_array_equal(boxes.image, strokes.image)
+
+
 @pytest.mark.parametrize("digit", range(1, 10))
 def test_pen_strokes_make_a_digit_of_the_asked_height(digit: int) -> None:
     rng = np.random.default_rng(digit)

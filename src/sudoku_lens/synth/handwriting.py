@@ -22,7 +22,7 @@ import numpy as np
 
 from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, NOTES, PRINTED
 from sudoku_lens.synth.puzzles import random_puzzle
-from sudoku_lens.synth.render import random_style, render_grid
+from sudoku_lens.synth.render import has_digits, random_style, render_grid
 from sudoku_lens.synth.scene import SyntheticPhoto, place_in_scene
 
 
@@ -310,8 +310,10 @@ def fill_in(
     """Write into a printed grid: a share `entries` of its empty cells gets the solution's digit
     by hand (`mistakes` of them a wrong digit instead), a share `notes` of the cells left gets
     2-5 pencilled candidates. `pen` is a key of PENS (random when None); `font_files` are
-    handwriting fonts to draw some digits from (Pillow needed), the rest being pen strokes.
+    handwriting fonts to draw some digits from (Pillow needed; fonts that draw no digits, which
+    would write a box for each, are left out), the rest being pen strokes.
     """
+    font_files = [path for path in font_files if has_digits(path)]
     puzzle = np.asarray(puzzle).reshape(9, 9)
     solution = np.asarray(solution).reshape(9, 9)
     pen_name = pen if pen is not None else list(PENS)[int(rng.integers(len(PENS)))]
