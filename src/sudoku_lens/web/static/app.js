@@ -11,7 +11,9 @@ const STATUS_TEXT = {
   },
   "several solutions": {
     title: "This grid has more than one solution.",
-    detail: "A digit was probably missed or read as empty: add it in the grid.",
+    detail:
+      "A printed digit was probably missed or read as empty: type it in its cell, then press G " +
+      "(or Make given) to make it a given.",
   },
 };
 
@@ -72,6 +74,7 @@ const editor = {
   unsure: new Set(), // cells whose entry was read too unclearly to check
   checkOnly: false, // mark wrong entries only: no answers in the photo or the grid
   corrected: new Set(),
+  selected: -1, // the cell last focused: the one "Make given" / "Make entry" turns
   solution: null,
   inputs: [],
   sequence: 0,
@@ -91,7 +94,11 @@ function buildGrid() {
     input.setAttribute("aria-label", `Row ${Math.floor(i / 9) + 1}, column ${(i % 9) + 1}`);
     input.addEventListener("keydown", onCellKey);
     input.addEventListener("input", onCellInput);
-    input.addEventListener("focus", () => input.select());
+    input.addEventListener("focus", () => {
+      input.select();
+      editor.selected = i;
+      renderKindButton();
+    });
     grid.append(input);
     editor.inputs.push(input);
   }
@@ -115,6 +122,9 @@ function onCellKey(event) {
   } else if (["Backspace", "Delete", "0", " "].includes(event.key)) {
     event.preventDefault();
     setCell(index, "0");
+  } else if (event.key === "g" || event.key === "G") {
+    event.preventDefault();
+    toggleKind(index);
   }
 }
 
@@ -126,14 +136,30 @@ function onCellInput(event) {
 }
 
 function setCell(index, digit) {
-  // A cell holding one of the person's entries edits the entry; any other cell the givens.
-  const own = editor.cells[index] === "0" && editor.entries[index] !== "0";
-  const cells = own ? editor.entries : editor.cells;
+  // A printed given is corrected as a given (a misread print stays print); a digit typed into
+  // any other cell is the person's own entry, checked against the answer like those read.
+  const cells = editor.cells[index] !== "0" ? editor.cells : editor.entries;
   if (cells[index] === digit) {
     renderGrid();
     return;
   }
   cells[index] = digit;
+  gridChanged(index);
+}
+
+// Turn the cell's digit from a given into the person's entry or back (G, or the Make given /
+// Make entry button): for print taken for handwriting, or a missed given typed in.
+function toggleKind(index) {
+  const given = editor.cells[index];
+  const entry = editor.entries[index];
+  if (given === "0" && entry === "0") return;
+  editor.cells[index] = entry;
+  editor.entries[index] = given;
+  gridChanged(index);
+}
+
+// After a change to the cell `index`: forget what was known of the old grid and solve again.
+function gridChanged(index) {
   editor.wrong.delete(index);
   editor.unsure.delete(index);
   editor.solution = null;
@@ -210,7 +236,7 @@ function renderGrid() {
     input.classList.toggle("corrected", editor.corrected.has(i) && digit === editor.base[i]);
     input.classList.toggle("conflict", bad.has(i));
     const where = `Row ${Math.floor(i / 9) + 1}, column ${(i % 9) + 1}`;
-    let what = given ? `digit ${digit}` : answer ? `empty, answer ${answer}` : "empty";
+    let what = given ? `given ${digit}` : answer ? `empty, answer ${answer}` : "empty";
     if (entry) {
       what = `your entry ${entry}`;
       if (editor.wrong.has(i)) what += editor.checkOnly ? ", wrong" : `, wrong: should be ${editor.wrong.get(i)}`;
@@ -219,6 +245,23 @@ function renderGrid() {
     input.setAttribute("aria-label", `${where}: ${what}`);
   });
   $("undo").disabled = !edited();
+  renderKindButton();
+}
+
+// The Make given / Make entry button names what it would do to the selected cell.
+function renderKindButton() {
+  const button = $("kind-toggle");
+  const i = editor.selected;
+  const given = i >= 0 && editor.cells[i] !== "0";
+  const entry = i >= 0 && !given && editor.entries[i] !== "0";
+  button.disabled = !given && !entry;
+  button.textContent = given ? "Make entry" : "Make given";
+  button.setAttribute(
+    "aria-label",
+    given || entry
+      ? `Make row ${Math.floor(i / 9) + 1}, column ${(i % 9) + 1} ${given ? "your entry" : "a given"}`
+      : "Make given or entry: select a cell that holds a digit first",
+  );
 }
 
 function scheduleSolve() {
@@ -482,6 +525,11 @@ function setUpPhotoMode() {
   window.addEventListener("dragover", (event) => event.preventDefault());
   window.addEventListener("drop", (event) => event.preventDefault());
   $("hint").addEventListener("click", nextHint);
+  $("kind-toggle").addEventListener("click", () => {
+    if (editor.selected < 0) return;
+    toggleKind(editor.selected);
+    editor.inputs[editor.selected].focus();
+  });
   $("undo").addEventListener("click", () => {
     resetHints();
     editor.cells = editor.base.split("");
