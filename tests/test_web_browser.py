@@ -474,3 +474,53 @@ def test_a_hint_continues_from_the_entries_as_edited_in_the_grid(page, tmp_path,
     assert all(values[i] == solution[i] for i in placed)
     assert values[wrong[0]] == solution[wrong[0]]
     page.screenshot(path=str(SHOTS / "sudoku-lens-web-hint-after-edits.png"), full_page=True)
+
+
+def test_after_a_hint_the_entry_marks_follow_the_hint_answer(page, tmp_path, monkeypatch):
+    """The wrong and unsure marks come from the hint's check of the entries sent, not from the
+    last solve: here the solve of an edit never answers, and only the hint marks the entry."""
+    import dataclasses
+
+    from conftest import truth_reading
+    from sudoku_lens import pipeline
+    from sudoku_lens.logic.units import cell_name
+    from sudoku_lens.read import reader
+    from sudoku_lens.synth.handwriting import synth_filled_photo
+
+    sample = synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)
+    reading = truth_reading(sample)
+    solution = format_line(sample.photo.solution)
+    wrong = [int(i) for i in np.flatnonzero(sample.filled.mistakes)]
+    right = [int(i) for i in np.flatnonzero(sample.filled.kinds == 2) if i not in wrong]
+    unsure_at, edited_at = right[0], right[1]
+    probabilities = reading.probabilities.copy()
+    probabilities[divmod(unsure_at, 9)] = 0.5 / 9
+    probabilities[(*divmod(unsure_at, 9), int(solution[unsure_at]))] = 0.5
+    reading = dataclasses.replace(reading, probabilities=probabilities)
+    monkeypatch.setattr(
+        pipeline, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
+    )
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
+    path = tmp_path / "filled.jpg"
+    cv2.imwrite(str(path), sample.photo.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    upload(page, path)
+    expect(page.locator("#message")).to_contain_text("3 of your entries are wrong")
+    cells = page.locator("#grid input")
+    expect(cells.nth(unsure_at)).to_have_class(re.compile("unsure"))
+
+    page.route("**/api/solve", lambda route: route.abort())
+    cells.nth(edited_at).click()
+    page.keyboard.press(str(int(solution[edited_at]) % 9 + 1))
+    expect(page.locator("#message")).to_contain_text("could not be reached")
+    assert "wrong" not in cells.nth(edited_at).get_attribute("class")
+
+    with page.expect_response("**/api/hint") as answer:
+        page.click("#hint")
+    body = answer.value.json()
+    assert body["wrong_entries"] == [cell_name(i) for i in sorted([*wrong, edited_at])]
+    assert body["unsure_entries"] == [cell_name(unsure_at)]
+    expect(page.locator("#message")).to_contain_text("4 of your entries are wrong")
+    classes = page.eval_on_selector_all("#grid input", "cells => cells.map(c => c.className)")
+    assert [i for i, c in enumerate(classes) if "wrong" in c.split()] == sorted([*wrong, edited_at])
+    assert [i for i, c in enumerate(classes) if "unsure" in c.split()] == [unsure_at]
+    assert not cells.nth(edited_at).get_attribute("title")  # its right digit is not known yet

@@ -156,6 +156,48 @@ def test_a_photo_hint_continues_from_the_entries_sent_not_those_read(
         assert body["grid"][index] == "0" and int(digit) == solution[index]
 
 
+def unsure_reading(reading, cell: int):
+    """`reading` with the entry in `cell` read with probability 0.5: too unclear to check."""
+    import dataclasses
+
+    probabilities = reading.probabilities.copy()
+    row, col = divmod(cell, 9)
+    probabilities[row, col] = 0.5 / 9
+    probabilities[row, col, int(reading.grid[row, col])] = 0.5
+    return dataclasses.replace(reading, probabilities=probabilities)
+
+
+def test_entries_sent_as_read_keep_their_uncertainty(client, filled, monkeypatch) -> None:
+    """An entry sent back as it was read stays unsure, in a solve and in a hint (which names
+    it in `unsure_entries`); one the person typed differently is taken as certain."""
+    from sudoku_lens import pipeline
+    from sudoku_lens.logic.units import cell_name
+    from sudoku_lens.read import reader
+
+    sample, reading = filled
+    mistakes = [int(i) for i in np.flatnonzero(sample.filled.mistakes)]
+    read = np.where(sample.filled.kinds == 2, sample.filled.digits, 0).ravel()
+    right = [int(i) for i in np.flatnonzero(read) if int(i) not in mistakes]
+    reading = unsure_reading(reading, right[0])
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
+    monkeypatch.setattr(pipeline, "read_image", lambda image, **_: reading)
+    files = {"file": ("filled.png", cv2.imencode(".png", sample.photo.image)[1].tobytes())}
+    as_read = "".join(map(str, read))
+    solved = client.post("/api/solve", files=files, data={"entries": as_read}).json()
+    assert [e["cell"] for e in solved["unsure_entries"]] == [cell_name(right[0])]
+    assert [e["cell"] for e in solved["wrong_entries"]] == [cell_name(i) for i in mistakes]
+    hint = client.post("/api/hint", files=files, data={"entries": as_read}).json()
+    assert hint["unsure_entries"] == [cell_name(right[0])]
+    assert hint["grid"][right[0]] == "0"  # left out of the step's state
+    typed = read.copy()
+    typed[right[0]] = typed[right[0]] % 9 + 1
+    solved = client.post(
+        "/api/solve", files=files, data={"entries": "".join(map(str, typed))}
+    ).json()
+    assert solved["unsure_entries"] == []
+    assert cell_name(right[0]) in [e["cell"] for e in solved["wrong_entries"]]
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [

@@ -57,6 +57,10 @@ class PhotoHint:
     """(row, col) 0-based: printed digits the reading repaired, as `solve_photo` reports them."""
     wrong_entries: list[int] = field(default_factory=list)
     """Cells (0-80) whose entry is not the solution's digit: left out of the state."""
+    unsure_entries: list[int] = field(default_factory=list)
+    """Cells (0-80) whose entry was read too unclearly to check: left out of the state."""
+    entries: np.ndarray = field(default_factory=lambda: np.zeros((9, 9), np.uint8))
+    """(9, 9) uint8 the person's entries checked (right, wrong and unsure), 0 elsewhere."""
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds: "read", "repair", "hint", "draw", "total"."""
 
@@ -73,6 +77,7 @@ class PhotoHint:
             "rotation": int(self.reading.rotation),
             "corrected_cells": [[int(r), int(c)] for r, c in self.corrected_cells],
             "wrong_entries": [cell_name(c) for c in self.wrong_entries],
+            "unsure_entries": [cell_name(c) for c in self.unsure_entries],
             "steps": [step.to_json() for step in self.steps],
             "seconds": round(self.timings.get("total", 0.0), 4),
         }
@@ -95,7 +100,8 @@ def hint_photo(
     `answer_reading` does; `entries` (81 digits, 0 where none: the digits the person placed as
     shown to them, typed in, corrected or taken from earlier hints) replace those read, so a 0
     clears an entry read in its cell. The right ones are placed, the wrong ones left out and
-    reported in `wrong_entries`; entries read too unclearly to check are left out.
+    reported in `wrong_entries`; entries read too unclearly to check (an entry sent that is the
+    digit read keeps the reading's probability) are left out and reported in `unsure_entries`.
     `eliminations` are candidates already crossed out (`"r1c2<>5"`). Raises ImageError,
     GridNotFoundError, UnsolvablePuzzleError, UnknownTechniqueError or PuzzleFormatError.
     """
@@ -150,4 +156,14 @@ def hint_photo(
         image = reading.image.copy()
     timings["draw"] = time.perf_counter() - stage
     timings["total"] = time.perf_counter() - start
-    return PhotoHint(reading, state, steps, image, answer.corrected_cells, wrong, timings)
+    return PhotoHint(
+        reading,
+        state,
+        steps,
+        image,
+        corrected_cells=answer.corrected_cells,
+        wrong_entries=wrong,
+        unsure_entries=sorted(unsure),
+        entries=answer.entries,
+        timings=timings,
+    )

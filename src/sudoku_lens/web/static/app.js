@@ -70,7 +70,7 @@ const editor = {
   cells: [], // the printed givens as shown now, 81 characters "0"-"9"
   baseEntries: "", // the person's handwritten entries read from the photo as uploaded
   entries: [], // the person's entries as shown now, "0" where none
-  wrong: new Map(), // cell index -> the digit expected, for entries that are wrong
+  wrong: new Map(), // cell index -> the digit expected (null when not known), for wrong entries
   unsure: new Set(), // cells whose entry was read too unclearly to check
   checkOnly: false, // mark wrong entries only: no answers in the photo or the grid
   corrected: new Set(),
@@ -224,9 +224,8 @@ function renderGrid() {
     input.classList.toggle("handwritten", Boolean(entry));
     input.classList.toggle("wrong", Boolean(entry) && editor.wrong.has(i));
     input.classList.toggle("unsure", Boolean(entry) && editor.unsure.has(i));
-    input.title = entry && editor.wrong.has(i) && !editor.checkOnly
-      ? `should be ${editor.wrong.get(i)}`
-      : "";
+    const expected = editor.checkOnly ? null : editor.wrong.get(i);
+    input.title = entry && expected ? `should be ${expected}` : "";
     // While hinting or checking only, the answers stay hidden: the person wants to go on alone.
     const showAnswers = editor.solution && !hints.puzzle && !editor.checkOnly;
     const answer = !given && !entry && showAnswers ? editor.solution[i] : "";
@@ -239,7 +238,7 @@ function renderGrid() {
     let what = given ? `given ${digit}` : answer ? `empty, answer ${answer}` : "empty";
     if (entry) {
       what = `your entry ${entry}`;
-      if (editor.wrong.has(i)) what += editor.checkOnly ? ", wrong" : `, wrong: should be ${editor.wrong.get(i)}`;
+      if (editor.wrong.has(i)) what += expected ? `, wrong: should be ${expected}` : ", wrong";
       if (editor.unsure.has(i)) what += ", too unclear to check";
     }
     input.setAttribute("aria-label", `${where}: ${what}`);
@@ -435,14 +434,14 @@ function cellIndex(name) {
 }
 
 // The person's entries as the grid shows them, for a hint: their own (read, typed in or
-// corrected; a cleared one is 0) where there is one, else the digit of a hint taken. Entries
-// read too unclearly to check are left out, as the server would; wrong ones are sent, and the
-// server leaves them out against the solution of the givens.
+// corrected; a cleared one is 0) where there is one, else the digit of a hint taken. Wrong and
+// unsure entries are sent too: the server leaves them out of the step and names them in
+// `wrong_entries` and `unsure_entries` (an entry sent as read keeps the reading's certainty).
 function hintEntries() {
   return editor.cells
     .map((given, i) => {
       if (given !== "0") return "0";
-      if (editor.entries[i] !== "0") return editor.unsure.has(i) ? "0" : editor.entries[i];
+      if (editor.entries[i] !== "0") return editor.entries[i];
       return hints.puzzle ? hints.puzzle[i] : "0";
     })
     .join("");
@@ -457,6 +456,9 @@ async function nextHint() {
   form.append("grid", editor.cells.join(""));
   form.append("entries", hintEntries());
   if (hints.eliminations.length) form.append("eliminations", hints.eliminations.join(" "));
+  // The hint answers for the grid as shown: a solve still waiting for the last edit is dropped.
+  clearTimeout(editor.timer);
+  if (editor.controller) editor.controller.abort();
   const sequence = ++editor.sequence;
   setBusy(true);
   $("hint").disabled = true;
@@ -492,9 +494,26 @@ async function nextHint() {
   text.dataset.technique = body.technique || "";
   hints.puzzle = body.after.puzzle;
   hints.eliminations = body.after.eliminations;
+  // The marks follow the hint's check of the entries sent (the last solve may be older).
+  editor.wrong = new Map(
+    body.wrong_entries.map((name) => {
+      const i = cellIndex(name);
+      return [i, editor.solution ? editor.solution[i] : null];
+    }),
+  );
+  editor.unsure = new Set(body.unsure_entries.map(cellIndex));
   $("answer-image").src = body.image;
   $("answer-caption").textContent = "The next step, drawn into the photo.";
-  hideMessage();
+  const wrong = body.wrong_entries.length;
+  if (wrong) {
+    showMessage(
+      "error",
+      `${wrong} of your entries ${wrong > 1 ? "are" : "is"} wrong.`,
+      "They are struck through in the grid; the hint goes on from your right entries.",
+    );
+  } else {
+    hideMessage();
+  }
   renderGrid();
 }
 
