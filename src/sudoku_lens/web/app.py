@@ -427,7 +427,9 @@ def create_app(
         `eliminations`: the state once the step is made, to send back for the next hint). Send a
         photo (multipart `file`) or a puzzle (JSON `puzzle`). For a photo the answer adds
         `wrong_entries` and `unsure_entries` (cell names: entries left out as wrong or too
-        unclear to check)."""
+        unclear to check) and `after.entries` (the person's entries, wrong and unsure ones kept,
+        plus the step's digits: send it back as `entries`, with `after.eliminations` as
+        `eliminations`, and the next hint reports the same wrong entries)."""
         kind = request.headers.get("content-type", "")
         if kind.startswith("multipart/form-data"):
             form = await request.form()
@@ -588,6 +590,7 @@ def _photo_hint_json(data: bytes, fields: dict[str, str]) -> dict[str, Any]:
     payload["corrected_cells"] = [[int(r), int(c)] for r, c in found.corrected_cells]
     payload["wrong_entries"] = [cell_name(cell) for cell in found.wrong_entries]
     payload["unsure_entries"] = [cell_name(cell) for cell in found.unsure_entries]
+    payload["after"]["entries"] = found.entries_after()
     return payload
 
 

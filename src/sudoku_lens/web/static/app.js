@@ -489,22 +489,22 @@ async function nextHint() {
     label.textContent = body.technique.replaceAll("-", " ");
     text.append(label, document.createTextNode(body.explanation));
     hints.now = new Set(body.placements.map((p) => cellIndex(p)));
+    // A digit the hint places in the cell of a wrong or unsure entry replaces that entry.
+    for (const i of hints.now) editor.entries[i] = "0";
   }
   text.hidden = false;
   text.dataset.technique = body.technique || "";
   hints.puzzle = body.after.puzzle;
   hints.eliminations = body.after.eliminations;
   // The marks follow the hint's check of the entries sent (the last solve may be older).
+  const marked = (names) => names.map(cellIndex).filter((i) => !hints.now.has(i));
   editor.wrong = new Map(
-    body.wrong_entries.map((name) => {
-      const i = cellIndex(name);
-      return [i, editor.solution ? editor.solution[i] : null];
-    }),
+    marked(body.wrong_entries).map((i) => [i, editor.solution ? editor.solution[i] : null]),
   );
-  editor.unsure = new Set(body.unsure_entries.map(cellIndex));
+  editor.unsure = new Set(marked(body.unsure_entries));
   $("answer-image").src = body.image;
   $("answer-caption").textContent = "The next step, drawn into the photo.";
-  const wrong = body.wrong_entries.length;
+  const wrong = editor.wrong.size;
   if (wrong) {
     showMessage(
       "error",
