@@ -484,3 +484,61 @@ def test_progress_and_summary_on_a_terminal_only(
 def test_records_are_plain_data() -> None:
     record = Record("p.txt", 3, "puzzle", INKALA, None, None, None, "error", None, None, 0.0, "x")
     assert list(record.to_dict()) == list(FIELDS) and record.key == ("p.txt", 3)
+
+
+def test_a_batch_killed_outright_leaves_a_spill_folder_the_next_batch_removes(
+    tmp_path: Path,
+) -> None:
+    """SIGKILL gives the batch no chance to clean up; the next batch there, which finds the
+    folder's owner gone, does."""
+    import signal
+    import subprocess
+
+    bank = puzzle_file(tmp_path / "bank.txt")
+    script = (
+        "import sys\n"
+        "from sudoku_lens.batch import process\n"
+        f"units = process([{str(bank)!r}], jobs=1, encoding='jsonl', spill_dir={str(tmp_path)!r})\n"
+        "next(units)\n"
+        "print('spilled', flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    batch = subprocess.Popen(
+        [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert batch.stdout.readline() == "spilled\n"
+        [left] = spill_folders(tmp_path)
+    finally:
+        batch.send_signal(signal.SIGKILL)
+        batch.wait(timeout=30)
+    assert spill_folders(tmp_path) == [left]
+    main(["batch", str(bank), "-o", str(tmp_path / "results.jsonl"), "--resume"])
+    assert spill_folders(tmp_path) == []
+
+
+def test_only_spill_folders_of_dead_batches_on_this_host_are_removed(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    from sudoku_lens import batch
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait(timeout=30)
+    me, host = os.getpid(), batch._host_tag()
+    started = batch._start_time(me)
+    assert started is not None, "the test needs /proc"
+    names = {
+        "dead": f"{host}-{gone.pid}-1-abc",
+        "reused": f"{host}-{me}-{started + 1}-abc",  # our id, another process's start time
+        "live": f"{host}-{me}-{started}-abc",
+        "live, start unknown": f"{host}-{me}-0-abc",
+        "other host": f"{int(host, 16) ^ 1:08x}-{gone.pid}-1-abc",
+        "older name": "k3j_x9q2",
+    }
+    for name in names.values():
+        (tmp_path / (batch.SPILL_PREFIX + name)).mkdir()
+        (tmp_path / (batch.SPILL_PREFIX + name) / "0.rows").write_text("{}\n")
+    main(["batch", str(puzzle_file(tmp_path / "bank.txt")), "-o", str(tmp_path / "results.jsonl")])
+    kept = {path.name[len(batch.SPILL_PREFIX) :] for path in spill_folders(tmp_path)}
+    assert kept == {names[k] for k in ("live", "live, start unknown", "other host", "older name")}
