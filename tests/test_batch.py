@@ -172,7 +172,7 @@ def test_a_line_of_a_list_too_long_for_a_path_is_an_error_record(
     assert records[1].status == "error"
     assert records[1].error == "line 2 is longer than 4,096 bytes: not a path"
     out = tmp_path / "out.jsonl"
-    assert main(["batch", str(listing), "-o", str(out), "--jobs", "1"]) == 1
+    assert main(["batch", str(listing), "-o", str(out), "--jobs", "1"]) == 2  # an error record
     assert main(["batch", str(listing), "-o", str(out), "--jobs", "1", "--resume"]) == 0
     assert [r["source"] for r in records_of(out)] == [r.source for r in records], "none twice"
     capsys.readouterr()
@@ -191,7 +191,7 @@ def test_every_format_holds_the_same_records(
     bank = puzzle_file(tmp_path / "bank.txt")
     results = tmp_path / f"results{suffix}"
     code = main(["batch", str(bank), str(root / "a-example.jpg"), "-o", str(results)])
-    assert code == 1  # not every puzzle has one solution
+    assert code == 2  # bad puzzle lines give error records
     assert capsys.readouterr().err == ""  # quiet when not on a terminal
     expected = [r.to_dict() for r in run([bank, root / "a-example.jpg"], jobs=1)]
     assert without_seconds(records_of(results)) == without_seconds(expected)
@@ -325,7 +325,7 @@ def test_resume_skips_what_is_recorded_and_never_writes_twice(
         whole = fresh.read_bytes()
         cut = whole.index(b"\n", len(whole) // 3) + 1
         resumed.write_bytes(whole[: cut + 25])  # a crash in the middle of a record
-        assert main(["batch", str(bank), photo, "-o", str(resumed), "--resume"]) == 1
+        assert main(["batch", str(bank), photo, "-o", str(resumed), "--resume"]) == 2
         records = records_of(resumed)
         assert without_seconds(records) == without_seconds(records_of(fresh))
         assert len({(r["source"], r["line"]) for r in records}) == len(records) == 8
