@@ -172,7 +172,7 @@ def test_a_line_of_a_list_too_long_for_a_path_is_an_error_record(
     assert records[1].status == "error"
     assert records[1].error == "line 2 is longer than 4,096 bytes: not a path"
     out = tmp_path / "out.jsonl"
-    assert main(["batch", str(listing), "-o", str(out), "--jobs", "1"]) == 1
+    assert main(["batch", str(listing), "-o", str(out), "--jobs", "1"]) == 2  # an error record
     assert main(["batch", str(listing), "-o", str(out), "--jobs", "1", "--resume"]) == 0
     assert [r["source"] for r in records_of(out)] == [r.source for r in records], "none twice"
     capsys.readouterr()
@@ -191,7 +191,7 @@ def test_every_format_holds_the_same_records(
     bank = puzzle_file(tmp_path / "bank.txt")
     results = tmp_path / f"results{suffix}"
     code = main(["batch", str(bank), str(root / "a-example.jpg"), "-o", str(results)])
-    assert code == 1  # not every puzzle has one solution
+    assert code == 2  # bad puzzle lines give error records
     assert capsys.readouterr().err == ""  # quiet when not on a terminal
     expected = [r.to_dict() for r in run([bank, root / "a-example.jpg"], jobs=1)]
     assert without_seconds(records_of(results)) == without_seconds(expected)
@@ -325,7 +325,7 @@ def test_resume_skips_what_is_recorded_and_never_writes_twice(
         whole = fresh.read_bytes()
         cut = whole.index(b"\n", len(whole) // 3) + 1
         resumed.write_bytes(whole[: cut + 25])  # a crash in the middle of a record
-        assert main(["batch", str(bank), photo, "-o", str(resumed), "--resume"]) == 1
+        assert main(["batch", str(bank), photo, "-o", str(resumed), "--resume"]) == 2
         records = records_of(resumed)
         assert without_seconds(records) == without_seconds(records_of(fresh))
         assert len({(r["source"], r["line"]) for r in records}) == len(records) == 8
@@ -484,3 +484,61 @@ def test_progress_and_summary_on_a_terminal_only(
 def test_records_are_plain_data() -> None:
     record = Record("p.txt", 3, "puzzle", INKALA, None, None, None, "error", None, None, 0.0, "x")
     assert list(record.to_dict()) == list(FIELDS) and record.key == ("p.txt", 3)
+
+
+def test_a_batch_killed_outright_leaves_a_spill_folder_the_next_batch_removes(
+    tmp_path: Path,
+) -> None:
+    """SIGKILL gives the batch no chance to clean up; the next batch there, which finds the
+    folder's owner gone, does."""
+    import signal
+    import subprocess
+
+    bank = puzzle_file(tmp_path / "bank.txt")
+    script = (
+        "import sys\n"
+        "from sudoku_lens.batch import process\n"
+        f"units = process([{str(bank)!r}], jobs=1, encoding='jsonl', spill_dir={str(tmp_path)!r})\n"
+        "next(units)\n"
+        "print('spilled', flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    batch = subprocess.Popen(
+        [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert batch.stdout.readline() == "spilled\n"
+        [left] = spill_folders(tmp_path)
+    finally:
+        batch.send_signal(signal.SIGKILL)
+        batch.wait(timeout=30)
+    assert spill_folders(tmp_path) == [left]
+    main(["batch", str(bank), "-o", str(tmp_path / "results.jsonl"), "--resume"])
+    assert spill_folders(tmp_path) == []
+
+
+def test_only_spill_folders_of_dead_batches_on_this_host_are_removed(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    from sudoku_lens import batch
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait(timeout=30)
+    me, host = os.getpid(), batch._host_tag()
+    started = batch._start_time(me)
+    assert started is not None, "the test needs /proc"
+    names = {
+        "dead": f"{host}-{gone.pid}-1-abc",
+        "reused": f"{host}-{me}-{started + 1}-abc",  # our id, another process's start time
+        "live": f"{host}-{me}-{started}-abc",
+        "live, start unknown": f"{host}-{me}-0-abc",
+        "other host": f"{int(host, 16) ^ 1:08x}-{gone.pid}-1-abc",
+        "older name": "k3j_x9q2",
+    }
+    for name in names.values():
+        (tmp_path / (batch.SPILL_PREFIX + name)).mkdir()
+        (tmp_path / (batch.SPILL_PREFIX + name) / "0.rows").write_text("{}\n")
+    main(["batch", str(puzzle_file(tmp_path / "bank.txt")), "-o", str(tmp_path / "results.jsonl")])
+    kept = {path.name[len(batch.SPILL_PREFIX) :] for path in spill_folders(tmp_path)}
+    assert kept == {names[k] for k in ("live", "live, start unknown", "other host", "older name")}

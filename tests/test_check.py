@@ -126,16 +126,25 @@ def test_a_printed_only_reading_is_answered_as_before(sample: SyntheticFilledPho
     assert answer.wrong_entries == answer.unsure_entries == []
 
 
-def test_entries_given_by_the_caller_are_checked_with_certainty(
+def test_entries_given_by_the_caller_are_certain_unless_sent_as_read(
     sample: SyntheticFilledPhoto, reading: Reading
 ) -> None:
+    """An entry the caller sends that is the digit read in its cell keeps the reading's
+    probability (sent back as read, it stays unsure); any other entry is taken as certain."""
     low = dataclasses.replace(reading, probabilities=np.full((9, 9, 10), 0.1, np.float32))
-    answer = answer_reading(low, grid=sample.photo.puzzle, entries=reading.entries)
-    assert answer.wrong_entries == expected_wrong(sample)
-    assert answer.unsure_entries == []
+    as_read = answer_reading(low, grid=sample.photo.puzzle, entries=reading.entries)
+    assert as_read.wrong_entries == []
+    assert {entry.cell for entry in as_read.unsure_entries} == {
+        (int(r), int(c)) for r, c in np.argwhere(reading.entries > 0)
+    }
+    moved = np.where(reading.kinds == HANDWRITTEN, 0, sample.photo.solution).astype(np.uint8)
+    moved[sample.photo.puzzle > 0] = 0
+    typed = answer_reading(low, grid=sample.photo.puzzle, entries=moved)
+    assert typed.unsure_entries == [] and typed.wrong_entries == []
+    assert len(typed.entries.nonzero()[0]) == int((moved > 0).sum()) > 0
     text = "".join(str(d) for d in reading.entries.ravel())
     again = answer_reading(reading, grid=sample.photo.puzzle, entries=text)
-    assert again.wrong_entries == answer.wrong_entries
+    assert again.wrong_entries == expected_wrong(sample)
     assert again.unsure_entries == []
 
 

@@ -170,7 +170,7 @@ def test_rate_a_batch_in_order(capsys, tmp_path, singles_only) -> None:
     path.write_text("\n".join([EASY, "11" + "0" * 79, DIABOLICAL, SEVERAL, "123"]) + "\n")
     code, out, err = run(["rate", str(path)], capsys)
     rows = out.splitlines()
-    assert code == 1 and len(rows) == 5
+    assert code == 2 and len(rows) == 5  # illegal and unreadable puzzles, as alone
     assert rows[0] == f"{EASY}  1.2 easy hidden-single ({EASY.count('0')} steps)"
     assert "error:" in rows[1] and "twice" in rows[1]
     assert rows[2].startswith(f"{DIABOLICAL}  unrated: no technique applies after")

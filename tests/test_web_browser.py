@@ -9,6 +9,7 @@ Screenshots go to the system temp folder (`sudoku-lens-web-*.png`) for a look by
 from __future__ import annotations
 
 import base64
+import re
 import socket
 import tempfile
 import threading
@@ -169,7 +170,8 @@ def test_fixing_a_digit_re_solves_the_puzzle(page, photo):
     page.keyboard.press(wrong)
     expect(page.locator("#message")).to_contain_text("no solution")
     assert grid_state(page)[1] == "0" * 81  # no answer shown for a grid without one
-    assert "edited" in cell.get_attribute("class")
+    assert "edited" in cell.get_attribute("class")  # a misread print is corrected as print
+    assert "handwritten" not in cell.get_attribute("class")
     page.screenshot(path=str(SHOTS / "sudoku-lens-web-no-solution.png"), full_page=True)
 
     cell.click()
@@ -188,16 +190,77 @@ def test_fixing_a_digit_re_solves_the_puzzle(page, photo):
     assert page.get_attribute("#answer-image", "src") != first_image
 
 
+def sent_form(page, route: str) -> None:
+    """Keep the last multipart form the page sends to `route` as `window.sent` (Chromium does
+    not hand a multipart body with a file to Playwright)."""
+    page.evaluate(
+        """(route) => {
+            const send = window.fetch;
+            window.fetch = (url, options) => {
+                if (String(url).endsWith(route) && options.body instanceof FormData) {
+                    window.sent = Object.fromEntries(
+                        [...options.body.entries()].filter(([k]) => k !== "file"));
+                }
+                return send(url, options);
+            };
+        }""",
+        route,
+    )
+
+
+def test_a_digit_typed_into_an_empty_cell_is_an_entry_and_g_makes_it_a_given(page, photo):
+    """On a photo's grid a typed digit is the person's entry, checked against the answer (a wrong
+    one is reported wrong, not a grid without solution); G and the Make given / Make entry
+    button turn a cell between given and entry."""
+    shot, path = photo
+    upload(page, path)
+    puzzle, solution = format_line(shot.puzzle), format_line(shot.solution)
+    sent_form(page, "/api/solve")
+    empty_at = puzzle.index("0")
+    row, col = divmod(empty_at, 9)
+    seen = {puzzle[k] for k in range(81) if k // 9 == row or k % 9 == col}
+    seen |= {puzzle[k] for k in range(81) if (k // 27, k % 9 // 3) == (row // 3, col // 3)}
+    typo = next(d for d in "123456789" if d not in seen and d != solution[empty_at])
+    cell = page.locator("#grid input").nth(empty_at)
+    cell.click()
+    page.keyboard.press(typo)
+    expect(page.locator("#message")).to_contain_text("1 of your entries is wrong")
+    assert {"handwritten", "wrong"} <= set(cell.get_attribute("class").split())
+    assert cell.get_attribute("title") == f"should be {solution[empty_at]}"
+    sent = page.evaluate("() => window.sent")
+    assert sent["grid"] == puzzle and sent["entries"][empty_at] == typo
+
+    page.keyboard.press("g")  # the typed digit becomes a given: the puzzle has no solution now
+    expect(page.locator("#message")).to_contain_text("no solution")
+    assert "handwritten" not in cell.get_attribute("class")
+    assert page.evaluate("() => window.sent")["grid"][empty_at] == typo
+    toggle = page.locator("#kind-toggle")
+    expect(toggle).to_have_text("Make entry")
+    toggle.click()  # and back to the person's entry, the cell still selected
+    expect(page.locator("#message")).to_contain_text("1 of your entries is wrong")
+    expect(toggle).to_have_text("Make given")
+    assert page.evaluate("() => document.activeElement.dataset.index") == str(empty_at)
+
+    given_at = next(i for i, d in enumerate(puzzle) if d != "0")  # print taken for a given
+    page.locator("#grid input").nth(given_at).click()
+    toggle.click()
+    expect(page.locator("#grid input").nth(given_at)).to_have_class(re.compile("handwritten"))
+    page.wait_for_function(f"() => window.sent.grid[{given_at}] === '0'")
+    assert page.evaluate("() => window.sent")["entries"][given_at] == puzzle[given_at]
+    label = page.locator("#grid input").nth(given_at).get_attribute("aria-label")
+    assert f"your entry {puzzle[given_at]}" in label
+
+
 def test_after_an_edit_the_picture_and_caption_follow_the_grid(page, photo):
     shot, path = photo
     upload(page, path)
     expect(page.locator("#answer-caption")).to_contain_text("Solved in")
     puzzle = format_line(shot.puzzle)
-    empty_at = puzzle.index("0")
-    row = puzzle[9 * (empty_at // 9) : 9 * (empty_at // 9) + 9]
-    clash = next(d for d in row if d != "0")  # a digit already in the cell's row
+    given_at = next(i for i, d in enumerate(puzzle) if d != "0")
+    row = puzzle[9 * (given_at // 9) : 9 * (given_at // 9) + 9]
+    clash = next(d for d in row if d not in ("0", puzzle[given_at]))  # another given in its row
 
-    cell = page.locator("#grid input").nth(empty_at)
+    cell = page.locator("#grid input").nth(given_at)
     cell.click()
     page.keyboard.press(clash)
     expect(page.locator("#message")).to_contain_text("breaks the rules")
@@ -207,7 +270,7 @@ def test_after_an_edit_the_picture_and_caption_follow_the_grid(page, photo):
     page.screenshot(path=str(SHOTS / "sudoku-lens-web-breaks-the-rules.png"), full_page=True)
 
     cell.click()
-    page.keyboard.press("Delete")
+    page.keyboard.press(puzzle[given_at])
     expect(caption).to_contain_text("Solved in")
     assert page.get_attribute("#answer-image", "src").startswith("data:image/jpeg;base64,")
 
@@ -411,3 +474,53 @@ def test_a_hint_continues_from_the_entries_as_edited_in_the_grid(page, tmp_path,
     assert all(values[i] == solution[i] for i in placed)
     assert values[wrong[0]] == solution[wrong[0]]
     page.screenshot(path=str(SHOTS / "sudoku-lens-web-hint-after-edits.png"), full_page=True)
+
+
+def test_after_a_hint_the_entry_marks_follow_the_hint_answer(page, tmp_path, monkeypatch):
+    """The wrong and unsure marks come from the hint's check of the entries sent, not from the
+    last solve: here the solve of an edit never answers, and only the hint marks the entry."""
+    import dataclasses
+
+    from conftest import truth_reading
+    from sudoku_lens import pipeline
+    from sudoku_lens.logic.units import cell_name
+    from sudoku_lens.read import reader
+    from sudoku_lens.synth.handwriting import synth_filled_photo
+
+    sample = synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)
+    reading = truth_reading(sample)
+    solution = format_line(sample.photo.solution)
+    wrong = [int(i) for i in np.flatnonzero(sample.filled.mistakes)]
+    right = [int(i) for i in np.flatnonzero(sample.filled.kinds == 2) if i not in wrong]
+    unsure_at, edited_at = right[0], right[1]
+    probabilities = reading.probabilities.copy()
+    probabilities[divmod(unsure_at, 9)] = 0.5 / 9
+    probabilities[(*divmod(unsure_at, 9), int(solution[unsure_at]))] = 0.5
+    reading = dataclasses.replace(reading, probabilities=probabilities)
+    monkeypatch.setattr(
+        pipeline, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
+    )
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
+    path = tmp_path / "filled.jpg"
+    cv2.imwrite(str(path), sample.photo.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    upload(page, path)
+    expect(page.locator("#message")).to_contain_text("3 of your entries are wrong")
+    cells = page.locator("#grid input")
+    expect(cells.nth(unsure_at)).to_have_class(re.compile("unsure"))
+
+    page.route("**/api/solve", lambda route: route.abort())
+    cells.nth(edited_at).click()
+    page.keyboard.press(str(int(solution[edited_at]) % 9 + 1))
+    expect(page.locator("#message")).to_contain_text("could not be reached")
+    assert "wrong" not in cells.nth(edited_at).get_attribute("class")
+
+    with page.expect_response("**/api/hint") as answer:
+        page.click("#hint")
+    body = answer.value.json()
+    assert body["wrong_entries"] == [cell_name(i) for i in sorted([*wrong, edited_at])]
+    assert body["unsure_entries"] == [cell_name(unsure_at)]
+    expect(page.locator("#message")).to_contain_text("4 of your entries are wrong")
+    classes = page.eval_on_selector_all("#grid input", "cells => cells.map(c => c.className)")
+    assert [i for i, c in enumerate(classes) if "wrong" in c.split()] == sorted([*wrong, edited_at])
+    assert [i for i, c in enumerate(classes) if "unsure" in c.split()] == [unsure_at]
+    assert not cells.nth(edited_at).get_attribute("title")  # its right digit is not known yet

@@ -156,6 +156,103 @@ def test_a_photo_hint_continues_from_the_entries_sent_not_those_read(
         assert body["grid"][index] == "0" and int(digit) == solution[index]
 
 
+def unsure_reading(reading, cell: int):
+    """`reading` with the entry in `cell` read with probability 0.5: too unclear to check."""
+    import dataclasses
+
+    probabilities = reading.probabilities.copy()
+    row, col = divmod(cell, 9)
+    probabilities[row, col] = 0.5 / 9
+    probabilities[row, col, int(reading.grid[row, col])] = 0.5
+    return dataclasses.replace(reading, probabilities=probabilities)
+
+
+def test_entries_sent_as_read_keep_their_uncertainty(client, filled, monkeypatch) -> None:
+    """An entry sent back as it was read stays unsure, in a solve and in a hint (which names
+    it in `unsure_entries`); one the person typed differently is taken as certain."""
+    from sudoku_lens import pipeline
+    from sudoku_lens.logic.units import cell_name
+    from sudoku_lens.read import reader
+
+    sample, reading = filled
+    mistakes = [int(i) for i in np.flatnonzero(sample.filled.mistakes)]
+    read = np.where(sample.filled.kinds == 2, sample.filled.digits, 0).ravel()
+    right = [int(i) for i in np.flatnonzero(read) if int(i) not in mistakes]
+    reading = unsure_reading(reading, right[0])
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
+    monkeypatch.setattr(pipeline, "read_image", lambda image, **_: reading)
+    files = {"file": ("filled.png", cv2.imencode(".png", sample.photo.image)[1].tobytes())}
+    as_read = "".join(map(str, read))
+    solved = client.post("/api/solve", files=files, data={"entries": as_read}).json()
+    assert [e["cell"] for e in solved["unsure_entries"]] == [cell_name(right[0])]
+    assert [e["cell"] for e in solved["wrong_entries"]] == [cell_name(i) for i in mistakes]
+    hint = client.post("/api/hint", files=files, data={"entries": as_read}).json()
+    assert hint["unsure_entries"] == [cell_name(right[0])]
+    assert hint["grid"][right[0]] == str(read[right[0]])  # right, so the hint goes on from it
+    typed = read.copy()
+    typed[right[0]] = typed[right[0]] % 9 + 1
+    solved = client.post(
+        "/api/solve", files=files, data={"entries": "".join(map(str, typed))}
+    ).json()
+    assert solved["unsure_entries"] == []
+    assert cell_name(right[0]) in [e["cell"] for e in solved["wrong_entries"]]
+
+
+README = Path(__file__).parents[1] / "README.md"
+
+
+def readme_hint_loop() -> str:
+    """The README's Python example of a loop of hints on a photo."""
+    blocks = README.read_text().split("```python\n")[1:]
+    return next(block.split("```")[0] for block in blocks if '["after"]["entries"]' in block)
+
+
+def test_the_readme_loop_of_hints_keeps_naming_the_wrong_entries(
+    client, filled, monkeypatch, tmp_path, capsys
+) -> None:
+    """Each hint of the README's loop sends back `after.entries`: every answer names the same
+    wrong (and unsure) entries, and the hints go on from the last one."""
+    import httpx
+
+    from sudoku_lens.logic.units import cell_name
+    from sudoku_lens.read import reader
+
+    sample, reading = filled
+    mistakes = [int(i) for i in np.flatnonzero(sample.filled.mistakes)]
+    read = np.where(sample.filled.kinds == 2, sample.filled.digits, 0).ravel()
+    unsure = next(int(i) for i in np.flatnonzero(read) if int(i) not in mistakes)
+    reading = unsure_reading(reading, unsure)
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
+    answers = []
+
+    def post(url: str, **kwargs):
+        answer = client.post(url, **kwargs)
+        answers.append(answer.json())
+        return answer
+
+    monkeypatch.setattr(httpx, "post", post)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "photo.jpg").write_bytes(cv2.imencode(".jpg", sample.photo.image)[1].tobytes())
+    exec(readme_hint_loop(), {})
+    names = [cell_name(i) for i in mistakes]
+    assert len(answers) == 3
+    placed: set[str] = set()  # a hint may place the right digit over a wrong entry
+    for answer in answers:
+        assert answer["wrong_entries"] == [name for name in names if name not in placed]
+        assert answer["unsure_entries"] == [cell_name(unsure)]
+        assert answer["grid"][unsure] == str(read[unsure])  # right, so the hints use it
+        cells = {placement.split("=")[0] for placement in answer["placements"]}
+        assert not cells & placed  # each hint goes on from the ones before
+        placed |= cells
+        entries = answer["after"]["entries"]
+        assert all(entries[i] == str(read[i]) for i in np.flatnonzero(read) if i not in cells)
+    for first, second in zip(answers, answers[1:], strict=False):
+        assert second["grid"] == first["after"]["puzzle"]
+    printed = capsys.readouterr().out.splitlines()
+    assert printed == [f"{a['placements']} wrong: {a['wrong_entries']}" for a in answers]
+    assert any(answer["wrong_entries"] for answer in answers[1:])
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [

@@ -57,6 +57,11 @@ class PhotoHint:
     """(row, col) 0-based: printed digits the reading repaired, as `solve_photo` reports them."""
     wrong_entries: list[int] = field(default_factory=list)
     """Cells (0-80) whose entry is not the solution's digit: left out of the state."""
+    unsure_entries: list[int] = field(default_factory=list)
+    """Cells (0-80) whose entry was read too unclearly to check: never called wrong, placed in
+    the state where right and left out where not."""
+    entries: np.ndarray = field(default_factory=lambda: np.zeros((9, 9), np.uint8))
+    """(9, 9) uint8 the person's entries checked (right, wrong and unsure), 0 elsewhere."""
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds: "read", "repair", "hint", "draw", "total"."""
 
@@ -64,6 +69,17 @@ class PhotoHint:
     def step(self) -> Step | None:
         """The first step found, or None."""
         return self.steps[0] if self.steps else None
+
+    def entries_after(self) -> str:
+        """81 digits to send back as `entries` for the next hint: the digits the first step
+        places and the person's entries elsewhere (the wrong and unsure ones kept, so the next
+        hint reports them again, unless the step placed a digit in their cell), 0 elsewhere."""
+        after = self.state.copy()
+        if self.step is not None:
+            after.apply(self.step)
+        placed = np.array(after.values, np.uint8).reshape(9, 9)
+        placed[np.array(self.state.values).reshape(9, 9) > 0] = 0
+        return "".join(map(str, np.where(placed > 0, placed, self.entries).ravel()))
 
     def to_json(self) -> dict[str, Any]:
         """The reading's grid and corners, the state, the wrong entries and the steps."""
@@ -73,6 +89,7 @@ class PhotoHint:
             "rotation": int(self.reading.rotation),
             "corrected_cells": [[int(r), int(c)] for r, c in self.corrected_cells],
             "wrong_entries": [cell_name(c) for c in self.wrong_entries],
+            "unsure_entries": [cell_name(c) for c in self.unsure_entries],
             "steps": [step.to_json() for step in self.steps],
             "seconds": round(self.timings.get("total", 0.0), 4),
         }
@@ -95,7 +112,9 @@ def hint_photo(
     `answer_reading` does; `entries` (81 digits, 0 where none: the digits the person placed as
     shown to them, typed in, corrected or taken from earlier hints) replace those read, so a 0
     clears an entry read in its cell. The right ones are placed, the wrong ones left out and
-    reported in `wrong_entries`; entries read too unclearly to check are left out.
+    reported in `wrong_entries`. Entries read too unclearly to check (an entry sent that is the
+    digit read keeps the reading's probability) are reported in `unsure_entries` and never
+    called wrong: placed where they are right, left out where not.
     `eliminations` are candidates already crossed out (`"r1c2<>5"`). Raises ImageError,
     GridNotFoundError, UnsolvablePuzzleError, UnknownTechniqueError or PuzzleFormatError.
     """
@@ -124,11 +143,11 @@ def hint_photo(
     wrong: list[int] = []
     for cell in range(81):
         digit = own[cell]
-        if not digit or state.values[cell] or cell in unsure:
+        if not digit or state.values[cell]:
             continue
         if ord(solution[cell]) - 48 == digit:
             state.place(cell, digit)
-        else:
+        elif cell not in unsure:
             wrong.append(cell)
     state = with_eliminations(state, eliminations)
     timings["repair"] = time.perf_counter() - stage
@@ -150,4 +169,14 @@ def hint_photo(
         image = reading.image.copy()
     timings["draw"] = time.perf_counter() - stage
     timings["total"] = time.perf_counter() - start
-    return PhotoHint(reading, state, steps, image, answer.corrected_cells, wrong, timings)
+    return PhotoHint(
+        reading,
+        state,
+        steps,
+        image,
+        corrected_cells=answer.corrected_cells,
+        wrong_entries=wrong,
+        unsure_entries=sorted(unsure),
+        entries=answer.entries,
+        timings=timings,
+    )

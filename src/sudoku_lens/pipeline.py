@@ -160,9 +160,12 @@ def answer_reading(reading: Reading, *, grid: Any = None, entries: Any = None) -
     reading of the printed and empty cells that has one (`repair`); handwritten cells and pencil
     notes are never read as givens. `grid` (anything `as_grid` accepts) replaces the givens,
     e.g. after a user corrected them, and is solved as given. Each handwritten entry
-    (`reading.entries`, or `entries`: 81 digits, 0 where none, taken as read with certainty) in
-    a cell that is not a given is checked against the unique solution: one whose digit was read
-    with a probability below `UNSURE_BELOW` is unsure, one that differs from the solution wrong.
+    (`reading.entries`, or `entries`: 81 digits, 0 where none) in a cell that is not a given is
+    checked against the unique solution: one whose digit was read with a probability below
+    `UNSURE_BELOW` is unsure, one that differs from the solution wrong. An entry of `entries`
+    that is the handwritten digit read in its cell keeps the reading's probability (sending the
+    entries back, as the web page and a loop of hints do, leaves an unsure one unsure); any
+    other is taken as certain (typed in or corrected by the person).
     Used for photos (`solve_photo`), hints and live frames alike.
     """
     if grid is not None:
@@ -182,7 +185,8 @@ def answer_reading(reading: Reading, *, grid: Any = None, entries: Any = None) -
         sure = sure >= UNSURE_BELOW
     else:
         written = np.where(puzzle == 0, as_grid(entries), 0).astype(np.uint8)
-        sure = np.ones((9, 9), bool)
+        read = np.take_along_axis(reading.probabilities, written[..., None], axis=2)[..., 0]
+        sure = (written != reading.entries) | (read >= UNSURE_BELOW)
     wrong, unsure = [], []
     for r, c in zip(*np.nonzero(written), strict=True):
         cell, digit = (int(r), int(c)), int(written[r, c])

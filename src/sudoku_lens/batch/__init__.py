@@ -14,7 +14,10 @@ Spill files: with `spill_dir` and an `encoding`, local workers write each unit's
 in a temporary folder made in `spill_dir` and the `Done` names it (`Done.spill`) instead of
 holding them: a writer copies that file into its results (see `batch.output`) in the kernel,
 never reading the rows. Each file is removed when the next `Done` is asked for, and the folder
-when the batch ends or is stopped, so none is left behind. Dask workers, which may be on other
+when the batch ends or is stopped. A batch killed outright (SIGKILL, a power cut) cannot clean
+up: the folder's name records its owner (a tag of the host, the process id and the process's
+start time), and the next batch with a `spill_dir` there removes the folders whose owner is gone
+(`remove_stale_spill_folders`), never one of a live batch. Dask workers, which may be on other
 machines, always send their rows back.
 
 Resume: with `resume_from`, items that file already records (photos by source, puzzles by
@@ -25,7 +28,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import tempfile
+import zlib
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
@@ -48,6 +53,7 @@ __all__ = [
     "Unit",
     "default_jobs",
     "process",
+    "remove_stale_spill_folders",
     "run",
 ]
 
@@ -96,6 +102,8 @@ def process(
     else:
         recorded = read_recorded(resume_from)
     units = expand(inputs, draw_dir=draw_dir, recorded=recorded)
+    if spill_dir is not None:
+        remove_stale_spill_folders(spill_dir)
     spills = None
     if cluster is not None:
         from sudoku_lens.batch.cluster import DaskPool
@@ -119,13 +127,75 @@ def process(
             shutil.rmtree(spills, ignore_errors=True)
 
 
+SPILL_PREFIX = ".sudoku-lens-spill-"
+"""Spill folders are named `<SPILL_PREFIX><host tag>-<pid>-<start time>-<random>`."""
+
+
 def _spill_folder(parent: str | os.PathLike[str]) -> str | None:
-    """A new temporary folder in `parent` for spill files; None when it cannot be made (the
-    rows then come back by pipe)."""
+    """A new temporary folder in `parent` for spill files, named after this process (see
+    `remove_stale_spill_folders`); None when it cannot be made (the rows then come back by
+    pipe)."""
+    pid = os.getpid()
+    owner = f"{_host_tag()}-{pid}-{_start_time(pid) or 0}-"
     try:
-        return tempfile.mkdtemp(prefix=".sudoku-lens-spill-", dir=parent)
+        return tempfile.mkdtemp(prefix=SPILL_PREFIX + owner, dir=parent)
     except OSError:
         return None
+
+
+def remove_stale_spill_folders(parent: str | os.PathLike[str]) -> list[str]:
+    """Remove the spill folders in `parent` left by batches that were killed, and return them.
+
+    A folder is stale when its name says it was made on this host by a process that is gone:
+    no process has its id, or the one that has it started at another time (the id was reused).
+    Folders of a live batch, of another host (a shared file system) or named otherwise are
+    left alone, as is everything when `parent` cannot be listed."""
+    removed = []
+    try:
+        names = [entry.name for entry in os.scandir(parent) if entry.name.startswith(SPILL_PREFIX)]
+    except OSError:
+        return removed
+    for name in names:
+        parts = name[len(SPILL_PREFIX) :].split("-")
+        if len(parts) != 4 or parts[0] != _host_tag() or not parts[1].isdigit():
+            continue
+        if not parts[2].isdigit() or _running(int(parts[1]), int(parts[2])):
+            continue
+        path = os.path.join(parent, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
+def _host_tag() -> str:
+    """Eight hex digits naming this host (its name may hold any character)."""
+    return f"{zlib.crc32(socket.gethostname().encode()):08x}"
+
+
+def _start_time(pid: int) -> int | None:
+    """When process `pid` started, in clock ticks after boot (Linux); None when unknown."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        return int(fields[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _running(pid: int, started: int) -> bool:
+    """Whether process `pid`, started at `started` (0: unknown), is still running; a process
+    that may be it counts as running."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists but belongs to another user
+    now = _start_time(pid)
+    return now is None or started == 0 or now == started
 
 
 def run(

@@ -1,15 +1,22 @@
 """The `sudoku-lens` command: a thin skin over the Python API.
 
 Each subcommand lives in its own module with `add_parser(subparsers)` and `run(args) -> int`.
-Every user-facing failure is a `SudokuLensError`: it is printed as one line and the exit code is 2.
+Every user-facing failure is a `SudokuLensError` (a bad argument too: see `CommandLine.error`): it
+is printed as one line on stderr and the exit code is 2; with `--json` the same message is also
+printed on stdout as `{"error": "..."}`, so a script reading JSON gets JSON. Exit code 1 is for an
+answer that is not a success (no unique solution, a wrong entry, a puzzle the techniques cannot
+finish); a run over many puzzles or photos exits with its worst item's code: 2 when one is bad
+input, else 1 when one is not a success, else 0.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
 import sys
+from typing import NoReturn
 
 from sudoku_lens.errors import SudokuLensError
 
@@ -27,8 +34,27 @@ SUBCOMMANDS = (
 )
 
 
+class UsageError(SudokuLensError):
+    """Arguments the command line cannot use: a missing or unknown argument, a bad value."""
+
+
+class CommandLine(argparse.ArgumentParser):
+    """argparse with its errors raised as UsageError, so that they are reported as every other
+    failure (one line, exit 2, JSON with --json) rather than by argparse's usage and exit."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def exit_code(*, bad_input: int, unsolved: int) -> int:
+    """A run's exit code from how many of its items were bad input (unreadable, illegal, no
+    grid: what alone would be a SudokuLensError) and how many not a success (no unique
+    solution, a wrong entry, not finished): the worst item decides."""
+    return 2 if bad_input else 1 if unsolved else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandLine(
         prog="sudoku-lens",
         description="Read a Sudoku from a photo or a camera, solve it, and draw the answer.",
     )
@@ -45,19 +71,18 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if stream is not None and hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="surrogateescape")  # file names that are not UTF-8
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    as_json = "--json" in words[: words.index("--")] if "--" in words else "--json" in words
     try:
+        args = build_parser().parse_args(argv)
         code = int(args.run(args) or 0)
         if sys.stdout is not None:
             sys.stdout.flush()
         return code
     except SudokuLensError as exc:
-        print(f"sudoku-lens: error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(f"error: {exc}", str(exc), 2, as_json)
     except KeyboardInterrupt:
-        print("sudoku-lens: interrupted", file=sys.stderr)
-        return 130
+        return _fail("interrupted", "interrupted", 130, as_json)
     except BrokenPipeError:
         _drop_stdout()
         return 1
@@ -67,6 +92,18 @@ def main(argv: list[str] | None = None) -> int:
         _drop_stdout()
         print(f"sudoku-lens: error: cannot write the output: {exc.strerror}", file=sys.stderr)
         return 2
+
+
+def _fail(line: str, message: str, code: int, as_json: bool) -> int:
+    """Report a failure: `sudoku-lens: LINE` on stderr and, with --json, `{"error": MESSAGE}` on
+    stdout; return the exit code."""
+    if as_json and sys.stdout is not None:
+        try:
+            print(json.dumps({"error": message}), flush=True)
+        except OSError:
+            _drop_stdout()
+    print(f"sudoku-lens: {line}", file=sys.stderr)
+    return code
 
 
 def _drop_stdout() -> None:

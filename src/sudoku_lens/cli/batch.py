@@ -2,8 +2,8 @@
 
 A thin layer over `sudoku_lens.batch.process`: records are written as each unit of work is done
 (JSON Lines, CSV or Parquet by RESULTS' name), with a progress bar and a summary on a terminal.
-Exit code 0 when every item was solved, 1 otherwise. Top-level imports stay light: every
-subcommand module is imported at start-up.
+Exit code 0 when every item was solved, 2 when any gave an error record (bad input), else 1.
+Top-level imports stay light: every subcommand module is imported at start-up.
 """
 
 from __future__ import annotations
@@ -88,7 +88,10 @@ def run(args: argparse.Namespace) -> int:
     tally, errors = _write_records(args, recorded, on_terminal)
     if on_terminal:
         print(_summary(tally, errors, time.perf_counter() - start, args.output), file=sys.stderr)
-    return 0 if tally["solved"] == sum(tally.values()) else 1
+    from sudoku_lens.cli import exit_code
+
+    unsolved = tally["no solution"] + tally["several solutions"]
+    return exit_code(bad_input=tally["error"], unsolved=unsolved)
 
 
 def _write_records(

@@ -100,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
         f"the techniques, {tally['error']} unreadable, illegal or not unique; {seconds:.2f} s",
         file=sys.stderr,
     )
-    return 0 if tally["rated"] == len(entries) else 1
+    from sudoku_lens.cli import exit_code
+
+    return exit_code(bad_input=tally["error"], unsolved=tally["unfinished"])
 
 
 def _reported(parts: Any, progress: Any) -> list[list[dict[str, Any]]]:

@@ -32,7 +32,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
     )
-    parser.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
+    parser.add_argument(
+        "--port",
+        type=_port,
+        default=8000,
+        help="port, 0-65535; 0 picks a free one (default: %(default)s)",
+    )
     parser.add_argument(
         "--workers-pool",
         type=_positive_int,
@@ -114,7 +119,7 @@ def _listen(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
-    except OSError as exc:
+    except (OSError, UnicodeError) as exc:
         sock.close()
         raise SudokuLensError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     sock.listen(2048)  # connections made from now on wait for the server instead of failing
@@ -122,15 +127,30 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _port(text: str) -> int:
+    value = _number(text, int)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0-65535, got {value}")
+    return value
+
+
 def _positive_int(text: str) -> int:
-    value = int(text)
+    value = _number(text, int)
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
     return value
 
 
 def _positive_float(text: str) -> float:
-    value = float(text)
-    if value <= 0:
+    value = _number(text, float)
+    if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError("must be positive")
     return value
+
+
+def _number(text: str, kind: type[int] | type[float]) -> Any:
+    """`text` as an int or a float; a one-line argument error when it is not one."""
+    try:
+        return kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None

@@ -6,7 +6,8 @@ entries marked (see `cli/solve_photo.py`; exit code 1 when an entry is wrong).
 
 One puzzle prints its solution as a boxed grid and a line; a file of several puzzles (or any
 input with `-o`) is a batch with one output line per puzzle, in input order. Exit code 0 only
-when every puzzle has exactly one solution, 1 otherwise, 2 for input that is not a puzzle.
+when every puzzle has exactly one solution, 2 when any is not a puzzle (unreadable or illegal),
+else 1, as for a single puzzle.
 Top-level imports stay light: every subcommand module is imported at start-up.
 """
 
@@ -200,7 +201,10 @@ def _solve_batch(entries: list[PuzzleEntry], args: argparse.Namespace, start: fl
         f"illegal; {seconds:.2f} s, {total / seconds:,.0f} puzzles/s",
         file=sys.stderr,
     )
-    return 0 if tally["solved"] == total else 1
+    from sudoku_lens.cli import exit_code
+
+    unsolved = tally["no solution"] + tally["several solutions"]
+    return exit_code(bad_input=tally["error"], unsolved=unsolved)
 
 
 def _batch_rows(

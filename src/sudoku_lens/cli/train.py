@@ -58,6 +58,13 @@ def run(args: argparse.Namespace) -> int:
 
     if args.epochs < 1:
         raise SudokuLensError("--epochs must be at least 1")
+    if args.seed < 0:
+        raise SudokuLensError("--seed must be 0 or more")
+    if not args.data.is_dir():
+        raise SudokuLensError(f"--data: no such folder: {args.data}")
+    for option, path in (("--out", args.out), ("--kinds-out", args.kinds_out)):
+        if path is not None and not path.resolve().parent.is_dir():
+            raise SudokuLensError(f"{option}: no such folder: {path.resolve().parent}")
     if args.kinds_only and not args.out.is_file():
         raise SudokuLensError(
             f"--kinds-only trains against the digit model at --out: {args.out} does not exist"

@@ -82,7 +82,8 @@ EntriesOverride = Annotated[
     str | None,
     Form(
         description="81 characters: the person's own entries (0 elsewhere) to check instead of "
-        "the handwritten digits read; taken as certain"
+        "the handwritten digits read; an entry that is the digit read in its cell keeps the "
+        "reading's certainty (it may be unsure), any other is taken as certain"
     ),
 ]
 CheckOnly = Annotated[
@@ -424,7 +425,11 @@ def create_app(
         none is found), plus `image` (the step drawn into the photo, or into a picture of the
         grid), `grid` (the digits the step was found in) and `after` (`puzzle` and
         `eliminations`: the state once the step is made, to send back for the next hint). Send a
-        photo (multipart `file`) or a puzzle (JSON `puzzle`)."""
+        photo (multipart `file`) or a puzzle (JSON `puzzle`). For a photo the answer adds
+        `wrong_entries` and `unsure_entries` (cell names: entries left out as wrong or too
+        unclear to check) and `after.entries` (the person's entries, wrong and unsure ones kept,
+        plus the step's digits: send it back as `entries`, with `after.eliminations` as
+        `eliminations`, and the next hint reports the same wrong entries)."""
         kind = request.headers.get("content-type", "")
         if kind.startswith("multipart/form-data"):
             form = await request.form()
@@ -584,6 +589,8 @@ def _photo_hint_json(data: bytes, fields: dict[str, str]) -> dict[str, Any]:
     payload["corners"] = corners_json(found.reading.corners)
     payload["corrected_cells"] = [[int(r), int(c)] for r, c in found.corrected_cells]
     payload["wrong_entries"] = [cell_name(cell) for cell in found.wrong_entries]
+    payload["unsure_entries"] = [cell_name(cell) for cell in found.unsure_entries]
+    payload["after"]["entries"] = found.entries_after()
     return payload
 
 

@@ -11,7 +11,9 @@ const STATUS_TEXT = {
   },
   "several solutions": {
     title: "This grid has more than one solution.",
-    detail: "A digit was probably missed or read as empty: add it in the grid.",
+    detail:
+      "A printed digit was probably missed or read as empty: type it in its cell, then press G " +
+      "(or Make given) to make it a given.",
   },
 };
 
@@ -68,10 +70,11 @@ const editor = {
   cells: [], // the printed givens as shown now, 81 characters "0"-"9"
   baseEntries: "", // the person's handwritten entries read from the photo as uploaded
   entries: [], // the person's entries as shown now, "0" where none
-  wrong: new Map(), // cell index -> the digit expected, for entries that are wrong
+  wrong: new Map(), // cell index -> the digit expected (null when not known), for wrong entries
   unsure: new Set(), // cells whose entry was read too unclearly to check
   checkOnly: false, // mark wrong entries only: no answers in the photo or the grid
   corrected: new Set(),
+  selected: -1, // the cell last focused: the one "Make given" / "Make entry" turns
   solution: null,
   inputs: [],
   sequence: 0,
@@ -91,7 +94,11 @@ function buildGrid() {
     input.setAttribute("aria-label", `Row ${Math.floor(i / 9) + 1}, column ${(i % 9) + 1}`);
     input.addEventListener("keydown", onCellKey);
     input.addEventListener("input", onCellInput);
-    input.addEventListener("focus", () => input.select());
+    input.addEventListener("focus", () => {
+      input.select();
+      editor.selected = i;
+      renderKindButton();
+    });
     grid.append(input);
     editor.inputs.push(input);
   }
@@ -115,6 +122,9 @@ function onCellKey(event) {
   } else if (["Backspace", "Delete", "0", " "].includes(event.key)) {
     event.preventDefault();
     setCell(index, "0");
+  } else if (event.key === "g" || event.key === "G") {
+    event.preventDefault();
+    toggleKind(index);
   }
 }
 
@@ -126,14 +136,30 @@ function onCellInput(event) {
 }
 
 function setCell(index, digit) {
-  // A cell holding one of the person's entries edits the entry; any other cell the givens.
-  const own = editor.cells[index] === "0" && editor.entries[index] !== "0";
-  const cells = own ? editor.entries : editor.cells;
+  // A printed given is corrected as a given (a misread print stays print); a digit typed into
+  // any other cell is the person's own entry, checked against the answer like those read.
+  const cells = editor.cells[index] !== "0" ? editor.cells : editor.entries;
   if (cells[index] === digit) {
     renderGrid();
     return;
   }
   cells[index] = digit;
+  gridChanged(index);
+}
+
+// Turn the cell's digit from a given into the person's entry or back (G, or the Make given /
+// Make entry button): for print taken for handwriting, or a missed given typed in.
+function toggleKind(index) {
+  const given = editor.cells[index];
+  const entry = editor.entries[index];
+  if (given === "0" && entry === "0") return;
+  editor.cells[index] = entry;
+  editor.entries[index] = given;
+  gridChanged(index);
+}
+
+// After a change to the cell `index`: forget what was known of the old grid and solve again.
+function gridChanged(index) {
   editor.wrong.delete(index);
   editor.unsure.delete(index);
   editor.solution = null;
@@ -198,9 +224,8 @@ function renderGrid() {
     input.classList.toggle("handwritten", Boolean(entry));
     input.classList.toggle("wrong", Boolean(entry) && editor.wrong.has(i));
     input.classList.toggle("unsure", Boolean(entry) && editor.unsure.has(i));
-    input.title = entry && editor.wrong.has(i) && !editor.checkOnly
-      ? `should be ${editor.wrong.get(i)}`
-      : "";
+    const expected = editor.checkOnly ? null : editor.wrong.get(i);
+    input.title = entry && expected ? `should be ${expected}` : "";
     // While hinting or checking only, the answers stay hidden: the person wants to go on alone.
     const showAnswers = editor.solution && !hints.puzzle && !editor.checkOnly;
     const answer = !given && !entry && showAnswers ? editor.solution[i] : "";
@@ -210,15 +235,32 @@ function renderGrid() {
     input.classList.toggle("corrected", editor.corrected.has(i) && digit === editor.base[i]);
     input.classList.toggle("conflict", bad.has(i));
     const where = `Row ${Math.floor(i / 9) + 1}, column ${(i % 9) + 1}`;
-    let what = given ? `digit ${digit}` : answer ? `empty, answer ${answer}` : "empty";
+    let what = given ? `given ${digit}` : answer ? `empty, answer ${answer}` : "empty";
     if (entry) {
       what = `your entry ${entry}`;
-      if (editor.wrong.has(i)) what += editor.checkOnly ? ", wrong" : `, wrong: should be ${editor.wrong.get(i)}`;
+      if (editor.wrong.has(i)) what += expected ? `, wrong: should be ${expected}` : ", wrong";
       if (editor.unsure.has(i)) what += ", too unclear to check";
     }
     input.setAttribute("aria-label", `${where}: ${what}`);
   });
   $("undo").disabled = !edited();
+  renderKindButton();
+}
+
+// The Make given / Make entry button names what it would do to the selected cell.
+function renderKindButton() {
+  const button = $("kind-toggle");
+  const i = editor.selected;
+  const given = i >= 0 && editor.cells[i] !== "0";
+  const entry = i >= 0 && !given && editor.entries[i] !== "0";
+  button.disabled = !given && !entry;
+  button.textContent = given ? "Make entry" : "Make given";
+  button.setAttribute(
+    "aria-label",
+    given || entry
+      ? `Make row ${Math.floor(i / 9) + 1}, column ${(i % 9) + 1} ${given ? "your entry" : "a given"}`
+      : "Make given or entry: select a cell that holds a digit first",
+  );
 }
 
 function scheduleSolve() {
@@ -392,14 +434,14 @@ function cellIndex(name) {
 }
 
 // The person's entries as the grid shows them, for a hint: their own (read, typed in or
-// corrected; a cleared one is 0) where there is one, else the digit of a hint taken. Entries
-// read too unclearly to check are left out, as the server would; wrong ones are sent, and the
-// server leaves them out against the solution of the givens.
+// corrected; a cleared one is 0) where there is one, else the digit of a hint taken. Wrong and
+// unsure entries are sent too: the server leaves them out of the step and names them in
+// `wrong_entries` and `unsure_entries` (an entry sent as read keeps the reading's certainty).
 function hintEntries() {
   return editor.cells
     .map((given, i) => {
       if (given !== "0") return "0";
-      if (editor.entries[i] !== "0") return editor.unsure.has(i) ? "0" : editor.entries[i];
+      if (editor.entries[i] !== "0") return editor.entries[i];
       return hints.puzzle ? hints.puzzle[i] : "0";
     })
     .join("");
@@ -414,6 +456,9 @@ async function nextHint() {
   form.append("grid", editor.cells.join(""));
   form.append("entries", hintEntries());
   if (hints.eliminations.length) form.append("eliminations", hints.eliminations.join(" "));
+  // The hint answers for the grid as shown: a solve still waiting for the last edit is dropped.
+  clearTimeout(editor.timer);
+  if (editor.controller) editor.controller.abort();
   const sequence = ++editor.sequence;
   setBusy(true);
   $("hint").disabled = true;
@@ -444,14 +489,31 @@ async function nextHint() {
     label.textContent = body.technique.replaceAll("-", " ");
     text.append(label, document.createTextNode(body.explanation));
     hints.now = new Set(body.placements.map((p) => cellIndex(p)));
+    // A digit the hint places in the cell of a wrong or unsure entry replaces that entry.
+    for (const i of hints.now) editor.entries[i] = "0";
   }
   text.hidden = false;
   text.dataset.technique = body.technique || "";
   hints.puzzle = body.after.puzzle;
   hints.eliminations = body.after.eliminations;
+  // The marks follow the hint's check of the entries sent (the last solve may be older).
+  const marked = (names) => names.map(cellIndex).filter((i) => !hints.now.has(i));
+  editor.wrong = new Map(
+    marked(body.wrong_entries).map((i) => [i, editor.solution ? editor.solution[i] : null]),
+  );
+  editor.unsure = new Set(marked(body.unsure_entries));
   $("answer-image").src = body.image;
   $("answer-caption").textContent = "The next step, drawn into the photo.";
-  hideMessage();
+  const wrong = editor.wrong.size;
+  if (wrong) {
+    showMessage(
+      "error",
+      `${wrong} of your entries ${wrong > 1 ? "are" : "is"} wrong.`,
+      "They are struck through in the grid; the hint goes on from your right entries.",
+    );
+  } else {
+    hideMessage();
+  }
   renderGrid();
 }
 
@@ -482,6 +544,11 @@ function setUpPhotoMode() {
   window.addEventListener("dragover", (event) => event.preventDefault());
   window.addEventListener("drop", (event) => event.preventDefault());
   $("hint").addEventListener("click", nextHint);
+  $("kind-toggle").addEventListener("click", () => {
+    if (editor.selected < 0) return;
+    toggleKind(editor.selected);
+    editor.inputs[editor.selected].focus();
+  });
   $("undo").addEventListener("click", () => {
     resetHints();
     editor.cells = editor.base.split("");

@@ -1,0 +1,137 @@
+"""One rule for failures across the subcommands: one line on stderr, exit 2 for bad input (a bad
+argument too), never a traceback; with --json also `{"error": "..."}` on stdout, the same
+message; a run over many items exits with its worst item's code (2 bad input, 1 no unique
+solution, 0 all solved), as the same items alone would."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sudoku_lens.cli import main
+
+EXAMPLE = Path(__file__).parents[1] / "src" / "sudoku_lens" / "examples" / "example.jpg"
+EASY = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+SEVERAL = "0" * 9 + EASY[9:]
+ILLEGAL = "11" + "0" * 79
+SHORT = "123"
+
+# Each subcommand's failures, with --json where the subcommand has it: (argv, part of the line).
+FAILURES = [
+    (["solve", SHORT, "--json"], "81 cells"),
+    (["solve", "missing.jpg", "--json"], "no such file"),
+    (["solve", ILLEGAL, "--json"], "not a legal puzzle"),
+    (["solve", EASY, "--jobs", "0", "--json"], "argument --jobs"),
+    (["read", "not-an-image.jpg", "--json"], "not an image"),
+    (["read", "--json"], "the following arguments are required: PHOTO"),
+    (["hint", SHORT, "--json"], "81 cells"),
+    (["hint", EASY, "--technique", "no-such", "--json"], "unknown technique"),
+    (["explain", SEVERAL, "--json"], "several solutions"),
+    (["explain", EASY, "--json", "--bogus"], "unrecognized arguments: --bogus"),
+    (["rate", SHORT, "--json"], "81 cells"),
+    (["rate", "missing.txt", "--json"], "no such file"),
+    (["eval", "nowhere", "--json"], "no such folder or file"),
+    (["eval", ".", "--limit", "0", "--json"], "argument --limit"),
+    (["live", "--video", "missing.mp4", "--json"], "video not found"),
+    (["live", "--json"], "one of the arguments --camera --video is required"),
+    (["batch", "nothing-here", "-o", "results.jsonl"], "no such file or folder"),
+    (["batch", EASY, "-o", "results.txt"], "cannot tell the format"),
+    (["serve", "--port", "99999"], "a port is 0-65535"),
+    (["serve", "--port", "eighty"], "expected a number"),
+    (["train", "--data", "nowhere", "--out", "m.onnx"], "no such folder"),
+    (["train", "--data", ".", "--out", "m.onnx", "--seed", "-1"], "--seed"),
+    (["train", "--data", "."], "the following arguments are required: --out"),
+    (["no-such-command"], "invalid choice"),
+]
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "not-an-image.jpg").write_bytes(b"not a picture")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("argv", "part"), FAILURES, ids=[" ".join(argv)[:40] for argv, _ in FAILURES]
+)
+def test_a_failure_is_one_line_exit_2_and_json_with_json(
+    argv: list[str], part: str, folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 2, err
+    assert err.startswith("sudoku-lens: error: ") and err.count("\n") == 1, err
+    assert part in err
+    message = err.removeprefix("sudoku-lens: error: ").rstrip("\n")
+    if "--json" in argv:
+        assert json.loads(out) == {"error": message}
+    else:
+        assert out == ""
+    without = [word for word in argv if word != "--json"]
+    if without != argv and "--json" not in " ".join(without):
+        code = main(without)
+        out, err = capsys.readouterr()
+        assert code == 2 and out == "" and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "part"),
+    [(["serve", "--port", "99999"], "a port is 0-65535"), (["solve"], "PUZZLE")],
+)
+def test_a_real_process_prints_no_traceback(argv: list[str], part: str, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "sudoku_lens", *argv],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and "usage:" not in done.stderr
+    assert done.stderr.count("\n") == 1 and part in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("lines", "code"),
+    [
+        ([EASY], 0),
+        ([SEVERAL], 1),
+        ([ILLEGAL], 2),
+        ([EASY, EASY], 0),
+        ([EASY, SEVERAL], 1),
+        ([EASY, SEVERAL, ILLEGAL], 2),
+        ([EASY, "not a puzzle"], 2),
+    ],
+)
+@pytest.mark.parametrize("command", ["solve", "rate", "batch"])
+def test_many_puzzles_exit_with_the_worst_code_one_alone_would(
+    command: str, lines: list[str], code: int, folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if command == "rate" and code == 1:
+        code = 2  # rate refuses a puzzle without a unique solution as bad input, alone too
+    bank = folder / "bank.txt"
+    bank.write_text("\n".join(lines) + "\n")
+    if command == "batch":
+        argv = ["batch", str(bank), "-o", str(folder / "results.jsonl"), "--jobs", "1"]
+    else:
+        argv = [command, str(bank)]
+    assert main(argv) == code
+    if len(lines) == 1 and command != "batch":
+        assert main([command, lines[0]]) == code  # the puzzle alone, not as a file
+    capsys.readouterr()
+
+
+def test_with_json_a_puzzle_without_a_unique_solution_is_an_answer_not_an_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["solve", SEVERAL, "--json"]) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["status"] == "several solutions" and "error" not in json.loads(out)
+    assert main(["solve", str(EXAMPLE), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "solved"
