@@ -102,6 +102,8 @@ def test_page_and_static_files_are_served_with_no_external_resources(client):
     assert "text/html" in page.headers["content-type"]
     assert "default-src 'self'" in page.headers["content-security-policy"]
     assert 'capture="environment"' in page.text
+    for mark in ("your entry", "wrong entry", "entry too unclear to check"):
+        assert mark in page.text, f"the grid's legend explains '{mark}'"
     external = re.compile(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}", re.IGNORECASE)
     assert not external.search(page.text)
     for asset in ("/static/app.js", "/static/app.css"):
