@@ -8,6 +8,7 @@ with the kinds.
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -269,6 +270,32 @@ def test_a_photo_hint_continues_from_the_right_entries_and_reports_the_wrong(
     again = hint_photo(sample.photo.image, entries=taken)
     assert int(r * 9 + c) not in again.wrong_entries
     assert np.asarray(again.state.values).reshape(9, 9)[r, c] == sample.photo.solution[r, c]
+
+
+def test_the_hint_command_names_wrong_and_unsure_entries(
+    sample: SyntheticFilledPhoto,
+    reading: Reading,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from sudoku_lens.cli import main
+    from sudoku_lens.read import reader
+
+    wrong = expected_wrong(sample)
+    (r, c) = wrong[0].cell
+    probabilities = reading.probabilities.copy()
+    probabilities[r, c] = (1 - UNSURE_BELOW + 0.05) / 9
+    probabilities[r, c, reading.grid[r, c]] = UNSURE_BELOW - 0.05
+    unclear = dataclasses.replace(reading, probabilities=probabilities)
+    monkeypatch.setattr(reader, "read_photo", lambda source: unclear)
+    photo = tmp_path / "filled.png"
+    cv2.imwrite(str(photo), sample.photo.image)
+    assert main(["hint", str(photo), "-o", str(tmp_path / "hint.png")]) == 0
+    err = capsys.readouterr().err
+    named = ", ".join(f"r{rr + 1}c{cc + 1}" for rr, cc in (entry.cell for entry in wrong[1:]))
+    assert f"wrong handwritten entries at {named}:" in err
+    assert f"too unclear to check at r{r + 1}c{c + 1}:" in err
 
 
 @pytest.mark.parametrize("check_only", [False, True])

@@ -98,6 +98,13 @@ def run(args: argparse.Namespace) -> int:
                 "the right ones (sudoku-lens solve PHOTO --check marks them)",
                 file=sys.stderr,
             )
+        if found.unsure_entries:
+            cells = ", ".join(cell_name(cell) for cell in found.unsure_entries)
+            print(
+                f"sudoku-lens: handwritten entries too unclear to check at {cells}: the hint "
+                "uses them only where they agree with the answer",
+                file=sys.stderr,
+            )
     else:
         from sudoku_lens.hints import find_hints
 
