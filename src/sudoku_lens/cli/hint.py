@@ -91,20 +91,22 @@ def run(args: argparse.Namespace) -> int:
         if found.corrected_cells:
             cells = ", ".join(f"r{r + 1}c{c + 1}" for r, c in found.corrected_cells)
             print(f"sudoku-lens: corrected misread digits at {cells}", file=sys.stderr)
-        if found.wrong_entries:
-            cells = ", ".join(cell_name(cell) for cell in found.wrong_entries)
-            print(
-                f"sudoku-lens: wrong handwritten entries at {cells}: the hint continues from "
-                "the right ones (sudoku-lens solve PHOTO --check marks them)",
-                file=sys.stderr,
-            )
-        if found.unsure_entries:
-            cells = ", ".join(cell_name(cell) for cell in found.unsure_entries)
-            print(
-                f"sudoku-lens: handwritten entries too unclear to check at {cells}: the hint "
-                "uses them only where they agree with the answer",
-                file=sys.stderr,
-            )
+        notes = (
+            (
+                found.wrong_entries,
+                "wrong handwritten entries",
+                "the hint continues from the right ones (solve PHOTO --check marks them)",
+            ),
+            (
+                found.unsure_entries,
+                "handwritten entries too unclear to check",
+                "the hint uses them only where they agree with the answer",
+            ),
+        )
+        for entries, what, why in notes:
+            if entries:
+                cells = ", ".join(cell_name(cell) for cell in entries)
+                print(f"sudoku-lens: {what} at {cells}: {why}", file=sys.stderr)
     else:
         from sudoku_lens.hints import find_hints
 
