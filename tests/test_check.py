@@ -228,6 +228,31 @@ def test_drawing_marks_wrong_entries_red_and_leaves_right_entries_untouched(
     assert not any(drawn) if check_only else all(drawn)
 
 
+def test_drawing_rings_an_unsure_entry_in_orange_and_calls_it_nothing_else(
+    sample: SyntheticFilledPhoto, reading: Reading
+) -> None:
+    right = np.argwhere((reading.kinds == HANDWRITTEN) & ~sample.filled.mistakes)
+    (r, c), (other_r, other_c) = right[0], right[1]
+    probabilities = reading.probabilities.copy()
+    probabilities[r, c] = (1 - UNSURE_BELOW + 0.05) / 9
+    probabilities[r, c, reading.grid[r, c]] = UNSURE_BELOW - 0.05
+    unclear = dataclasses.replace(reading, probabilities=probabilities)
+    answer = answer_reading(unclear)
+    assert [entry.cell for entry in answer.unsure_entries] == [(r, c)]
+    image = draw_answer(unclear, answer)
+
+    def orange_pixels(pixels: np.ndarray) -> int:
+        b, g, red = (pixels[..., k].astype(int) for k in range(3))
+        return int(((red > 170) & (b < 90) & (g > 70) & (g < 190)).sum())
+
+    box = cell_box(reading, r, c, 0.45)
+    assert orange_pixels(image[box]) > orange_pixels(reading.image[box]) + 50
+    b, g, red = (image[box][..., k].astype(int) for k in range(3))
+    assert not ((red > 120) & (g < 50) & (b < 50)).any(), "no red of a wrong entry's mark"
+    beside = cell_box(reading, other_r, other_c, 0.3)
+    np.testing.assert_array_equal(image[beside], reading.image[beside])
+
+
 def test_solve_photo_reports_and_draws_the_check(
     sample: SyntheticFilledPhoto, reading: Reading, monkeypatch: pytest.MonkeyPatch
 ) -> None:

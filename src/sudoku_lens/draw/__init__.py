@@ -1,14 +1,16 @@
-"""Draw a solved Sudoku's missing digits, and marks on wrong entries, into the photo."""
+"""Draw a solved Sudoku's missing digits, and marks on wrong and unsure entries, into the photo."""
 
 from sudoku_lens.draw.overlay import (
     DEFAULT_COLOR,
     DEFAULT_DIGIT_HEIGHT,
+    UNSURE_COLOR,
     WRONG_COLOR,
     composite,
     digit_sprite,
     draw_solution,
     overlay_size,
     render_overlay,
+    unsure_sprite,
     wrong_sprite,
 )
 
@@ -20,6 +22,8 @@ __all__ = [
     "draw_solution",
     "overlay_size",
     "render_overlay",
+    "UNSURE_COLOR",
+    "unsure_sprite",
     "WRONG_COLOR",
     "wrong_sprite",
 ]

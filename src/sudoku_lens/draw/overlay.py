@@ -25,11 +25,14 @@ DEFAULT_DIGIT_HEIGHT = 0.58
 WRONG_COLOR: tuple[int, int, int] = (30, 30, 215)
 """Red (BGR) of the marks on wrong entries."""
 
+UNSURE_COLOR: tuple[int, int, int] = (0, 130, 240)
+"""Orange (BGR) of the marks on entries read too unclearly to check."""
+
 _SUPERSAMPLE = 4
 _RING_RADIUS, _RING_WIDTH = 0.37, 0.055
-"""The ring around a wrong entry: radius and stroke width, as fractions of the cell."""
+"""The ring around a marked entry: radius and stroke width, as fractions of the cell."""
 _SMALL_HEIGHT = 0.4
-"""Height of the right digit beside a wrong entry, as a fraction of the cell."""
+"""Height of the sign beside a marked entry (the right digit, or ?), as a fraction of the cell."""
 _FACE = cv2.FONT_HERSHEY_SIMPLEX
 _MIN_CELL, _MAX_CELL, _CELL_STEP = 12, 160, 4
 
@@ -77,24 +80,37 @@ def digit_sprite(
     return _sprite(fill, cell, stroke, color)
 
 
-@functools.lru_cache(maxsize=64)
 def wrong_sprite(
     expected: int, cell: int, color: tuple[int, int, int] = WRONG_COLOR
 ) -> tuple[np.ndarray, np.ndarray]:
     """One cell (cell x cell) marking a wrong entry: a ring around the cell's middle, broken
     where the `expected` digit stands small in the top-right corner. BGR uint8 and alpha uint8,
     cached; the colour outside the marks is their edge colour (see `digit_sprite`)."""
+    return _ring_sprite(str(expected), cell, color)
+
+
+def unsure_sprite(
+    cell: int, color: tuple[int, int, int] = UNSURE_COLOR
+) -> tuple[np.ndarray, np.ndarray]:
+    """One cell (cell x cell) marking an entry read too unclearly to check: the ring of
+    `wrong_sprite` with a question mark where the right digit would stand."""
+    return _ring_sprite("?", cell, color)
+
+
+@functools.lru_cache(maxsize=64)
+def _ring_sprite(
+    sign: str, cell: int, color: tuple[int, int, int]
+) -> tuple[np.ndarray, np.ndarray]:
     big = cell * _SUPERSAMPLE
     ring = np.zeros((big, big), np.uint8)
     width = max(1, round(_RING_WIDTH * big))
     cv2.circle(ring, (big // 2, big // 2), round(_RING_RADIUS * big), 255, width, cv2.LINE_AA)
     small = np.zeros((big, big), np.uint8)
-    text = str(expected)
     (_, ref_h), _ = cv2.getTextSize("8", _FACE, 1.0, 1)
     scale = _SMALL_HEIGHT * big / ref_h
-    (w, h), _ = cv2.getTextSize(text, _FACE, scale, 2)
+    (w, h), _ = cv2.getTextSize(sign, _FACE, scale, 2)
     inset = round(0.05 * big)
-    cv2.putText(small, text, (big - inset - w, inset + h), _FACE, scale, 255, 2, cv2.LINE_AA)
+    cv2.putText(small, sign, (big - inset - w, inset + h), _FACE, scale, 255, 2, cv2.LINE_AA)
     gap = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (4 * width + 1, 4 * width + 1))
     ring[cv2.dilate(small, gap) > 0] = 0
     return _sprite(np.maximum(ring, small), cell, max(1, width // 3), color)
@@ -128,13 +144,15 @@ def render_overlay(
     color: tuple[int, int, int] = DEFAULT_COLOR,
     digit_height: float = DEFAULT_DIGIT_HEIGHT,
     wrong: tuple[tuple[int, int, int], ...] = (),
+    unsure: tuple[tuple[int, int], ...] = (),
 ) -> tuple[np.ndarray, np.ndarray]:
     """The upright rectified grid's overlay: (bgr (S,S,3) uint8, alpha (S,S) uint8), S = 9 cells.
 
     `size` is rounded down to a multiple of 9; each empty cell of `givens` gets the digit of
     `solution`, `digit_height` (fraction of the cell) tall. Each (row, col, expected) of `wrong`
     is a wrong entry: its cell gets `wrong_sprite`'s marks (give it a nonzero `givens` cell, as
-    the person's digit is there).
+    the person's digit is there); each (row, col) of `unsure` an entry read too unclearly to
+    check, marked by `unsure_sprite`.
     """
     g, s = _check(givens, solution)
     cell = max(1, int(size) // 9)
@@ -150,8 +168,9 @@ def render_overlay(
                 sprite, sprite_alpha = digit_sprite(int(s[r, c]), cell, float(digit_height), ink)
                 bgr[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = sprite
                 alpha[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = sprite_alpha
-    for r, c, expected in wrong:
-        sprite, sprite_alpha = wrong_sprite(int(expected), cell)
+    marks = [(r, c, wrong_sprite(int(expected), cell)) for r, c, expected in wrong]
+    marks += [(r, c, unsure_sprite(cell)) for r, c in unsure]
+    for r, c, (sprite, sprite_alpha) in marks:
         bgr[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = sprite
         alpha[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = sprite_alpha
     return bgr, alpha
@@ -210,14 +229,16 @@ def draw_solution(
     color: tuple[int, int, int] = DEFAULT_COLOR,
     digit_height: float = DEFAULT_DIGIT_HEIGHT,
     wrong: tuple[tuple[int, int, int], ...] = (),
+    unsure: tuple[tuple[int, int], ...] = (),
 ) -> np.ndarray:
     """A copy of the photo with `solution`'s digits drawn, in perspective, into the cells where
-    `givens` is 0, and the marks of the wrong entries `wrong` ((row, col, expected) each).
+    `givens` is 0, and the marks of the wrong entries `wrong` ((row, col, expected) each) and
+    of the entries too unclear to check `unsure` ((row, col) each).
 
     `corners` (4,2) are the upright grid's TL, TR, BR, BL in image pixels (as in `Reading`);
     `digit_height` is the digits' height as a fraction of a cell (measure it from the givens to
     match the print). Cells where `givens` is nonzero (the print, the person's entries) are left
-    as they are unless marked wrong.
+    as they are unless marked.
     """
     quad = np.asarray(corners, np.float32)
     if quad.size != 8:
@@ -228,8 +249,9 @@ def draw_solution(
     key = (g.astype(np.uint8).tobytes(), s.astype(np.uint8).tobytes())
     blue, green, red = (int(c) for c in color)
     marks = tuple((int(r), int(c), int(e)) for r, c, e in wrong)
+    unclear = tuple((int(r), int(c)) for r, c in unsure)
     size = overlay_size(quad)
-    bgra = _cached_overlay(*key, size, (blue, green, red), float(digit_height), marks)
+    bgra = _cached_overlay(*key, size, (blue, green, red), float(digit_height), marks, unclear)
     return composite_bgra(image_bgr, bgra, quad)
 
 
@@ -241,12 +263,15 @@ def _cached_overlay(
     color: tuple[int, int, int],
     digit_height: float,
     wrong: tuple[tuple[int, int, int], ...],
+    unsure: tuple[tuple[int, int], ...],
 ) -> np.ndarray:
     """The last few overlays as BGRA, so drawing the same answer on every video frame renders
     it once."""
     g = np.frombuffer(givens, np.uint8).reshape(9, 9)
     s = np.frombuffer(solution, np.uint8).reshape(9, 9)
-    bgr, alpha = render_overlay(g, s, size, color=color, digit_height=digit_height, wrong=wrong)
+    bgr, alpha = render_overlay(
+        g, s, size, color=color, digit_height=digit_height, wrong=wrong, unsure=unsure
+    )
     bgra = cv2.merge([*cv2.split(bgr), alpha])
     bgra.setflags(write=False)
     return bgra
