@@ -54,6 +54,14 @@ def expected_wrong(sample: SyntheticFilledPhoto) -> list[CheckedEntry]:
     ]
 
 
+def read_unclearly(reading: Reading, r: int, c: int) -> Reading:
+    """`reading` with the digit of cell (r, c) read just below `UNSURE_BELOW`."""
+    probabilities = reading.probabilities.copy()
+    probabilities[r, c] = (1 - UNSURE_BELOW + 0.05) / 9
+    probabilities[r, c, reading.grid[r, c]] = UNSURE_BELOW - 0.05
+    return dataclasses.replace(reading, probabilities=probabilities)
+
+
 def test_planted_mistakes_are_wrong_with_the_right_digit_and_right_entries_pass(
     sample: SyntheticFilledPhoto, reading: Reading
 ) -> None:
@@ -70,10 +78,7 @@ def test_an_entry_read_without_confidence_is_unsure_never_wrong(
     sample: SyntheticFilledPhoto, reading: Reading
 ) -> None:
     (r, c) = expected_wrong(sample)[0].cell
-    probabilities = reading.probabilities.copy()
-    probabilities[r, c] = (1 - UNSURE_BELOW + 0.05) / 9
-    probabilities[r, c, reading.grid[r, c]] = UNSURE_BELOW - 0.05
-    answer = answer_reading(dataclasses.replace(reading, probabilities=probabilities))
+    answer = answer_reading(read_unclearly(reading, r, c))
     assert answer.unsure_entries == [CheckedEntry((r, c), int(reading.grid[r, c]), None)]
     assert (r, c) not in [entry.cell for entry in answer.wrong_entries]
     assert len(answer.wrong_entries) == len(expected_wrong(sample)) - 1
@@ -233,10 +238,7 @@ def test_drawing_rings_an_unsure_entry_in_orange_and_calls_it_nothing_else(
 ) -> None:
     right = np.argwhere((reading.kinds == HANDWRITTEN) & ~sample.filled.mistakes)
     (r, c), (other_r, other_c) = right[0], right[1]
-    probabilities = reading.probabilities.copy()
-    probabilities[r, c] = (1 - UNSURE_BELOW + 0.05) / 9
-    probabilities[r, c, reading.grid[r, c]] = UNSURE_BELOW - 0.05
-    unclear = dataclasses.replace(reading, probabilities=probabilities)
+    unclear = read_unclearly(reading, r, c)
     answer = answer_reading(unclear)
     assert [entry.cell for entry in answer.unsure_entries] == [(r, c)]
     image = draw_answer(unclear, answer)
@@ -309,10 +311,7 @@ def test_the_hint_command_names_wrong_and_unsure_entries(
 
     wrong = expected_wrong(sample)
     (r, c) = wrong[0].cell
-    probabilities = reading.probabilities.copy()
-    probabilities[r, c] = (1 - UNSURE_BELOW + 0.05) / 9
-    probabilities[r, c, reading.grid[r, c]] = UNSURE_BELOW - 0.05
-    unclear = dataclasses.replace(reading, probabilities=probabilities)
+    unclear = read_unclearly(reading, r, c)
     monkeypatch.setattr(reader, "read_photo", lambda source: unclear)
     photo = tmp_path / "filled.png"
     cv2.imwrite(str(photo), sample.photo.image)

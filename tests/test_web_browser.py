@@ -128,6 +128,23 @@ def upload(page, path: Path) -> None:
     page.wait_for_selector("#answer-frame[aria-busy=false]")
 
 
+def upload_read_as(page, sample, reading, tmp_path: Path, monkeypatch) -> None:
+    """Upload `sample`'s photo with the server reading it as `reading` (the generator's digits
+    and kinds) for solving and for hints, so the test does not depend on the models."""
+    import dataclasses
+
+    from sudoku_lens import pipeline
+    from sudoku_lens.read import reader
+
+    monkeypatch.setattr(
+        pipeline, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
+    )
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
+    path = tmp_path / "filled.jpg"
+    cv2.imwrite(str(path), sample.photo.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    upload(page, path)
+
+
 def test_upload_shows_the_answer_and_the_grid(page, photo):
     shot, path = photo
     upload(page, path)
@@ -363,22 +380,15 @@ def test_hints_one_step_at_a_time_and_the_rating(page, photo):
 
 
 def test_handwritten_entries_are_shown_and_wrong_ones_marked(page, tmp_path, monkeypatch):
-    """The reader does not yet tell handwriting from print: the server reads this photo with
-    the generator's kinds, as a kinds classifier would."""
-    import dataclasses
+    """Entries are shown in pen style and the wrong ones marked (the server reads this photo
+    with the generator's kinds, so the test does not depend on the kinds model)."""
 
     from conftest import truth_reading
-    from sudoku_lens import pipeline
     from sudoku_lens.synth.handwriting import synth_filled_photo
 
     sample = synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)
     reading = truth_reading(sample)
-    monkeypatch.setattr(
-        pipeline, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
-    )
-    path = tmp_path / "filled.jpg"
-    cv2.imwrite(str(path), sample.photo.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    upload(page, path)
+    upload_read_as(page, sample, reading, tmp_path, monkeypatch)
     expect(page.locator("#message")).to_contain_text("3 of your entries are wrong")
     hand = [int(i) for i in np.flatnonzero(sample.filled.kinds == 2)]
     wrong = [int(i) for i in np.flatnonzero(sample.filled.mistakes)]
@@ -411,23 +421,14 @@ def test_handwritten_entries_are_shown_and_wrong_ones_marked(page, tmp_path, mon
 def test_a_hint_continues_from_the_entries_as_edited_in_the_grid(page, tmp_path, monkeypatch):
     """Hint sends the grid's entries as shown: a corrected entry is used, a cleared one is not,
     and a wrong one is sent but left out by the server."""
-    import dataclasses
 
     from conftest import truth_reading
-    from sudoku_lens import pipeline
     from sudoku_lens.logic.units import cell_name
-    from sudoku_lens.read import reader
     from sudoku_lens.synth.handwriting import synth_filled_photo
 
     sample = synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)
     reading = truth_reading(sample)
-    monkeypatch.setattr(
-        pipeline, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
-    )
-    monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
-    path = tmp_path / "filled.jpg"
-    cv2.imwrite(str(path), sample.photo.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    upload(page, path)
+    upload_read_as(page, sample, reading, tmp_path, monkeypatch)
     expect(page.locator("#message")).to_contain_text("3 of your entries are wrong")
     solution = format_line(sample.photo.solution)
     wrong = [int(i) for i in np.flatnonzero(sample.filled.mistakes)]
@@ -482,9 +483,7 @@ def test_after_a_hint_the_entry_marks_follow_the_hint_answer(page, tmp_path, mon
     import dataclasses
 
     from conftest import truth_reading
-    from sudoku_lens import pipeline
     from sudoku_lens.logic.units import cell_name
-    from sudoku_lens.read import reader
     from sudoku_lens.synth.handwriting import synth_filled_photo
 
     sample = synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)
@@ -497,13 +496,7 @@ def test_after_a_hint_the_entry_marks_follow_the_hint_answer(page, tmp_path, mon
     probabilities[divmod(unsure_at, 9)] = 0.5 / 9
     probabilities[(*divmod(unsure_at, 9), int(solution[unsure_at]))] = 0.5
     reading = dataclasses.replace(reading, probabilities=probabilities)
-    monkeypatch.setattr(
-        pipeline, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
-    )
-    monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
-    path = tmp_path / "filled.jpg"
-    cv2.imwrite(str(path), sample.photo.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    upload(page, path)
+    upload_read_as(page, sample, reading, tmp_path, monkeypatch)
     expect(page.locator("#message")).to_contain_text("3 of your entries are wrong")
     cells = page.locator("#grid input")
     expect(cells.nth(unsure_at)).to_have_class(re.compile("unsure"))

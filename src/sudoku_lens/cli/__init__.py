@@ -46,13 +46,6 @@ class CommandLine(argparse.ArgumentParser):
         raise UsageError(f"{message} (see {self.prog} --help)")
 
 
-def exit_code(*, bad_input: int, unsolved: int) -> int:
-    """A run's exit code from how many of its items were bad input (unreadable, illegal, no
-    grid: what alone would be a SudokuLensError) and how many not a success (no unique
-    solution, a wrong entry, not finished): the worst item decides."""
-    return 2 if bad_input else 1 if unsolved else 0
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = CommandLine(
         prog="sudoku-lens",

@@ -16,7 +16,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from sudoku_lens.cli.jobs import jobs_type
+from sudoku_lens.cli.jobs import exit_code, jobs_type
 from sudoku_lens.errors import SudokuLensError
 
 _SHOWN_ERRORS = 5
@@ -88,8 +88,6 @@ def run(args: argparse.Namespace) -> int:
     tally, errors = _write_records(args, recorded, on_terminal)
     if on_terminal:
         print(_summary(tally, errors, time.perf_counter() - start, args.output), file=sys.stderr)
-    from sudoku_lens.cli import exit_code
-
     unsolved = tally["no solution"] + tally["several solutions"]
     return exit_code(bad_input=tally["error"], unsolved=unsolved)
 

@@ -1,5 +1,6 @@
-"""What the puzzle-file subcommands (`solve`, `rate`) share: the --jobs option, a progress bar on a
-terminal only, and writing one row per puzzle to a file or standard output."""
+"""What the subcommands over many items (`solve` and `rate` on a puzzle file, `batch`) share: the
+--jobs option, a progress bar on a terminal only, writing one row per puzzle to a file or
+standard output, and the exit code of the whole run."""
 
 from __future__ import annotations
 
@@ -48,3 +49,10 @@ def write_rows(rows: list[str], output: str | None) -> None:
         Path(output).write_text(text)
     except OSError as exc:
         raise SudokuLensError(f"cannot write {output}: {exc.strerror}") from None
+
+
+def exit_code(*, bad_input: int, unsolved: int) -> int:
+    """A run's exit code from how many of its items were bad input (unreadable, illegal, no
+    grid: what alone would be a SudokuLensError) and how many not a success (no unique
+    solution, a wrong entry, not finished): the worst item decides."""
+    return 2 if bad_input else 1 if unsolved else 0

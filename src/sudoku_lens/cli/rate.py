@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Any
 
-from sudoku_lens.cli.jobs import jobs_type, progress_bar, write_rows
+from sudoku_lens.cli.jobs import exit_code, jobs_type, progress_bar, write_rows
 from sudoku_lens.cli.solve import read_text
 from sudoku_lens.errors import PuzzleFormatError, SudokuLensError
 
@@ -100,8 +100,6 @@ def run(args: argparse.Namespace) -> int:
         f"the techniques, {tally['error']} unreadable, illegal or not unique; {seconds:.2f} s",
         file=sys.stderr,
     )
-    from sudoku_lens.cli import exit_code
-
     return exit_code(bad_input=tally["error"], unsolved=tally["unfinished"])
 
 

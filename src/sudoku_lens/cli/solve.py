@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sudoku_lens.cli.jobs import jobs_type, progress_bar, write_rows
+from sudoku_lens.cli.jobs import exit_code, jobs_type, progress_bar, write_rows
 from sudoku_lens.cli.solve_photo import (
     add_photo_arguments,
     looks_like_image,
@@ -201,8 +201,6 @@ def _solve_batch(entries: list[PuzzleEntry], args: argparse.Namespace, start: fl
         f"illegal; {seconds:.2f} s, {total / seconds:,.0f} puzzles/s",
         file=sys.stderr,
     )
-    from sudoku_lens.cli import exit_code
-
     unsolved = tally["no solution"] + tally["several solutions"]
     return exit_code(bad_input=tally["error"], unsolved=unsolved)
 
