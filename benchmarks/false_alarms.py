@@ -1,0 +1,66 @@
+"""No false alarms: on photos of grids filled in by hand whose entries are all right, how many
+photos does `solve_photo` report with a wrong entry?
+
+In the dataset's `mixed/` photos every handwritten entry is the solution's digit, so every
+entry reported wrong is a false alarm: a misread that the reader was sure of (probability of
+at least `UNSURE_BELOW`). Also counted: the photos whose givens were solved, and the entries
+reported unsure. The photos with a false alarm or no unique solution are listed.
+
+    python benchmarks/false_alarms.py ../shared/data/wicht-v2-train/mixed --split val
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse
+import time
+from pathlib import Path
+
+from sudoku_lens.errors import SudokuLensError
+from sudoku_lens.pipeline import UNSURE_BELOW, solve_photo
+from sudoku_lens.read.dataset import SPLITS
+from sudoku_lens.read.evaluate import list_photos
+from sudoku_lens.read.kinds import HANDWRITTEN
+from sudoku_lens.solve import Status
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("photos", type=Path, help="folder of hand-filled photos with .dat files")
+    parser.add_argument("--split", choices=SPLITS, default="val", help="photos to use")
+    args = parser.parse_args()
+    photos = list_photos(args.photos, args.split)
+    if not photos:
+        raise SystemExit(f"{args.photos}: no labelled photos in split {args.split!r}")
+    clean = solved = unsure = entries = 0
+    start = time.perf_counter()
+    for path in photos:
+        try:
+            result = solve_photo(path)
+        except SudokuLensError as exc:
+            print(f"  {path.name}: {exc}")
+            continue
+        solved += result.status is Status.SOLVED
+        clean += not result.wrong_entries
+        unsure += len(result.unsure_entries)
+        entries += int((result.reading.kinds == HANDWRITTEN).sum())
+        if result.wrong_entries or result.status is not Status.SOLVED:
+            alarms = "".join(
+                f"; r{e.cell[0] + 1}c{e.cell[1] + 1} read as {e.written} "
+                f"({result.reading.probabilities[(*e.cell, e.written)]:.2f})"
+                for e in result.wrong_entries
+            )
+            print(f"  {path.name}: {result.status.value}{alarms}")
+    seconds = time.perf_counter() - start
+    print(
+        f"{len(photos)} photos ({args.split}), {seconds:.1f} s, unsure below {UNSURE_BELOW}: "
+        f"no entry reported wrong on {clean}, givens solved on {solved}, "
+        f"{unsure} of {entries} entries read unsure"
+    )
+
+
+if __name__ == "__main__":
+    main()
