@@ -23,7 +23,6 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse
-import dataclasses
 import time
 
 import numpy as np
@@ -72,7 +71,7 @@ def main() -> None:
             lost += 1
             continue
         if args.kinds == "truth":
-            reading = dataclasses.replace(reading, kinds=sample.filled.kinds.copy())
+            reading = reading.with_kinds(sample.filled.kinds)
         answer = answer_reading(reading)
         truth = sample.filled
         hand = truth.kinds == HANDWRITTEN

@@ -96,8 +96,5 @@ def truth_reading(sample: SyntheticFilledPhoto, reading: Reading | None = None) 
     probabilities[rows, cols, filled.digits[hand]] = 0.95
     grid = np.where(hand, filled.digits, np.where(filled.kinds == NOTES, 0, reading.grid))
     return dataclasses.replace(
-        reading,
-        grid=grid.astype(np.uint8),
-        kinds=filled.kinds.copy(),
-        probabilities=probabilities,
-    )
+        reading, grid=grid.astype(np.uint8), probabilities=probabilities
+    ).with_kinds(filled.kinds)

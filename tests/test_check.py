@@ -1,8 +1,7 @@
 """Checking a person's handwritten entries: wrong, unsure and right entries, givens only, drawing.
 
-The digit reader does not yet tell print from handwriting, so these tests give the readings of
-generated hand-filled photos the generator's truth (`truth_reading`) and check what is done
-with the kinds.
+These tests give the readings of generated hand-filled photos the generator's truth
+(`truth_reading`), or doubt it on purpose, and check what is done with the kinds.
 """
 
 from __future__ import annotations
@@ -24,12 +23,13 @@ from sudoku_lens.pipeline import (
     CheckedEntry,
     answer_reading,
     draw_answer,
+    person_entries,
     solve_photo,
 )
 from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, NOTES, PRINTED
 from sudoku_lens.read.reader import Reading, read_image
 from sudoku_lens.repair import repair
-from sudoku_lens.solve import Status
+from sudoku_lens.solve import Status, count_solutions
 from sudoku_lens.synth.handwriting import SyntheticFilledPhoto, synth_filled_photo
 
 
@@ -91,18 +91,91 @@ def test_an_entry_read_without_confidence_is_unsure_never_wrong(
 def test_entries_are_never_givens_so_givens_alone_may_leave_several_solutions(
     sample: SyntheticFilledPhoto, reading: Reading
 ) -> None:
-    """Printed digits taken for handwriting leave too few givens: the entries that would fix
-    the answer are not counted, and no entry is called wrong without a unique solution."""
+    """Printed digits taken for handwriting with certainty leave too few givens: the entries
+    that would fix the answer are not counted, and no entry is called wrong without a unique
+    solution."""
     kinds = reading.kinds.copy()
     printed = np.argwhere(kinds == PRINTED)
     for r, c in printed[: len(printed) // 2]:
         kinds[r, c] = HANDWRITTEN
-    fewer = dataclasses.replace(reading, kinds=kinds)
+    fewer = reading.with_kinds(kinds)
     answer = answer_reading(fewer)
     assert answer.status is Status.SEVERAL
     assert answer.solution is None
     assert answer.wrong_entries == []
     np.testing.assert_array_equal(answer.grid, fewer.givens)
+
+
+def doubted(reading: Reading, cells: list[tuple[int, int]], kind: int, sure: float) -> Reading:
+    """`reading` with `cells` read as `kind` with probability `sure`, the rest of each cell's
+    weight on the other of print and pen."""
+    kinds = reading.kinds.copy()
+    probabilities = reading.kind_probabilities.copy()
+    other = HANDWRITTEN if kind == PRINTED else PRINTED
+    for r, c in cells:
+        kinds[r, c] = kind
+        probabilities[r, c] = 0.0
+        probabilities[r, c, kind], probabilities[r, c, other] = sure, 1.0 - sure
+    return dataclasses.replace(reading, kinds=kinds, kind_probabilities=probabilities)
+
+
+def test_print_taken_for_pen_with_doubt_is_a_given_again_when_the_givens_need_it(
+    sample: SyntheticFilledPhoto, reading: Reading
+) -> None:
+    """Givens the kinds model called handwriting at 70% leave several solutions; the search
+    over print and pen takes back enough of them (the rest are right entries), and the check is
+    the same as with every kind right."""
+    printed = [(int(r), int(c)) for r, c in np.argwhere(reading.kinds == PRINTED)]
+    taken: list[tuple[int, int]] = []
+    for cell in printed:
+        taken.append(cell)
+        fewer = doubted(reading, taken, HANDWRITTEN, 0.7)
+        if count_solutions(fewer.givens, limit=2) > 1:
+            break
+    assert count_solutions(fewer.givens, limit=2) > 1
+    answer = answer_reading(fewer)
+    assert answer.status is Status.SOLVED
+    np.testing.assert_array_equal(answer.solution, sample.photo.solution)
+    assert answer.corrected_cells and set(answer.corrected_cells) <= set(taken)
+    kept = answer.grid > 0
+    np.testing.assert_array_equal(answer.grid[kept], sample.photo.puzzle[kept])
+    assert answer.wrong_entries == expected_wrong(sample)
+
+
+def test_a_pen_mistake_taken_for_print_with_doubt_is_reported_wrong(
+    sample: SyntheticFilledPhoto, reading: Reading
+) -> None:
+    """A wrong entry the kinds model called print at 60% leaves the givens without a solution;
+    it is taken off them and reported wrong with the right digit, not repaired away."""
+    mistake = expected_wrong(sample)[0]
+    misread = doubted(reading, [mistake.cell], PRINTED, 0.6)
+    assert count_solutions(misread.givens, limit=2) == 0
+    answer = answer_reading(misread)
+    assert answer.status is Status.SOLVED
+    np.testing.assert_array_equal(answer.grid, sample.photo.puzzle)
+    assert answer.corrected_cells == [mistake.cell]
+    assert answer.wrong_entries == expected_wrong(sample)
+
+
+def test_a_doubtful_print_taken_off_the_givens_is_an_entry_only_if_it_looks_written(
+    reading: Reading,
+) -> None:
+    """A digit read as print that the givens leave out counts as the person's entry when
+    handwriting explains it better than no digit does (a smudge read as a digit does not)."""
+    r, c = (int(v) for v in np.argwhere(reading.kinds == PRINTED)[0])
+    puzzle = reading.givens.copy()
+    puzzle[r, c] = 0
+    pen = doubted(reading, [(r, c)], PRINTED, 0.6)
+    assert person_entries(pen, puzzle)[r, c] == reading.grid[r, c]
+    smudge = doubted(reading, [(r, c)], PRINTED, 1.0)
+    probabilities = smudge.kind_probabilities.copy()
+    probabilities[r, c] = [0.4, 0.6, 0.0, 0.0]
+    smudge = dataclasses.replace(smudge, kind_probabilities=probabilities)
+    assert person_entries(smudge, puzzle)[r, c] == 0
+    np.testing.assert_array_equal(
+        np.delete(person_entries(pen, puzzle).ravel(), 9 * r + c),
+        np.delete(np.where(puzzle == 0, reading.entries, 0).ravel(), 9 * r + c),
+    )
 
 
 def test_repair_never_turns_handwriting_into_givens(
@@ -123,7 +196,7 @@ def test_a_printed_only_reading_is_answered_as_before(sample: SyntheticFilledPho
     all the digits read, as before cell kinds were read, and there is nothing to check."""
     read = read_image(sample.photo.image)
     kinds = np.where(read.grid > 0, PRINTED, EMPTY).astype(np.uint8)
-    plain = dataclasses.replace(read, kinds=kinds)
+    plain = read.with_kinds(kinds)
     answer = answer_reading(plain)
     fixed = repair(plain.probabilities, plain.grid)
     np.testing.assert_array_equal(answer.grid, fixed.grid)
@@ -170,7 +243,7 @@ def test_every_entry_is_right_wrong_or_unsure_and_unsure_is_never_wrong(
         grid[r, c], kinds[r, c] = digit, HANDWRITTEN
         probabilities[r, c] = (1 - confidence) / 9
         probabilities[r, c, digit] = confidence
-    filled = dataclasses.replace(reading, grid=grid, kinds=kinds, probabilities=probabilities)
+    filled = dataclasses.replace(reading, grid=grid, probabilities=probabilities).with_kinds(kinds)
     answer = answer_reading(filled)
     solution = answer.solution
     assert solution is not None

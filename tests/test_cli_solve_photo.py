@@ -294,7 +294,7 @@ def test_givens_alone_without_one_answer_are_reported(
     kinds = reading.kinds.copy()
     kinds[kinds == PRINTED] = HANDWRITTEN  # nothing printed is left: every solution fits
     monkeypatch.setattr(
-        pipeline, "read_image", lambda image, **_: dataclasses.replace(reading, kinds=kinds)
+        pipeline, "read_image", lambda image, **_: reading.with_kinds(kinds)
     )
     photo = tmp_path / "filled.png"
     cv2.imwrite(str(photo), filled_sample.photo.image)

@@ -18,6 +18,7 @@ from sudoku_lens.read.kinds import (
     HANDWRITTEN,
     NOTES,
     PRINTED,
+    allowed_kind_probabilities,
     assign_kinds,
     read_cells,
 )
@@ -41,6 +42,11 @@ def test_kinds_of_a_generated_hand_filled_photo(pen: str, seed: int) -> None:
     assert not reading.givens[reading.kinds != PRINTED].any()
     assert not reading.entries[reading.kinds != HANDWRITTEN].any()
     assert np.array_equal(reading.probabilities.argmax(axis=2), reading.grid)
+    assert np.array_equal(reading.kind_probabilities.argmax(axis=2), reading.kinds)
+    np.testing.assert_allclose(reading.kind_probabilities.sum(axis=2), 1.0, atol=1e-5)
+    certain = reading.with_kinds(truth.kinds)
+    assert np.array_equal(certain.kinds, truth.kinds)
+    assert np.array_equal(certain.kind_probabilities.max(axis=2), np.ones((9, 9)))
 
 
 def test_features_are_measured_upright() -> None:
@@ -71,6 +77,10 @@ def test_assign_kinds_keeps_digits_of_print_and_pen_only() -> None:
     assert kind[0, :4].tolist() == [PRINTED, HANDWRITTEN, NOTES, EMPTY]
     assert kind[1, :2].tolist() == [EMPTY, NOTES]
     assert not grid[1:].any() and not (kind[2:] != EMPTY).any()
+    allowed = allowed_kind_probabilities(kinds, digits)
+    np.testing.assert_allclose(allowed[1, 1], [0.4, 0.0, 0.0, 0.6], atol=1e-6)
+    np.testing.assert_allclose(allowed[0, 1], np.eye(4)[HANDWRITTEN], atol=1e-6)
+    assert np.array_equal(allowed.argmax(axis=2), kind)
 
 
 def test_kinds_training_stage_on_a_tiny_set(wicht_data: Path, tmp_path: Path) -> None:

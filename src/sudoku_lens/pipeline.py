@@ -1,9 +1,11 @@
 """Solve a photo end to end: read the grid, repair misreads, solve, check the person's entries,
 draw the answer in the photo.
 
-The puzzle is the printed givens alone (`Reading.givens`); the person's handwritten entries are
-never taken as givens but checked against the unique solution of the givens: an entry read with
-confidence that differs is wrong, one read with low confidence is unsure (never called wrong).
+The puzzle is the printed givens (`Reading.givens`); the person's handwritten entries are checked
+against the unique solution of the givens: an entry read with confidence that differs is wrong,
+one read with low confidence is unsure (never called wrong). When the givens as read have no
+unique solution, the digit model's doubts are weighed (`repair`): a digit may be read as another,
+or else a digit the kinds model was unsure of moved between print and pen (`repair_givens`).
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ from sudoku_lens.draw import DEFAULT_DIGIT_HEIGHT, draw_solution
 from sudoku_lens.puzzle import as_grid, grid_json
 from sudoku_lens.read.grid import CELL, CROP, MARGIN, GridSearch
 from sudoku_lens.read.image_io import load_image
-from sudoku_lens.read.kinds import HANDWRITTEN, NOTES, kinds_text
+from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, NOTES, PRINTED, kinds_text
 from sudoku_lens.read.reader import Reading, corners_json, read_image
-from sudoku_lens.repair import repair
+from sudoku_lens.repair import RepairResult, repair
 from sudoku_lens.solve import Status, solve
 
 OUTLINE_COLOR = (0, 0, 255)
@@ -157,12 +159,14 @@ def answer_reading(reading: Reading, *, grid: Any = None, entries: Any = None) -
     """Repair and solve the printed givens, check the person's entries, and measure the printed
     digits for drawing the answer.
 
-    The puzzle is the printed digits only (`reading.givens`). When they break the rules or do not
-    have exactly one solution, the classifier's probabilities are used to find the most probable
-    reading of the printed and empty cells that has one (`repair`); handwritten cells and pencil
-    notes are never read as givens. `grid` (anything `as_grid` accepts) replaces the givens,
+    The puzzle is the printed digits (`reading.givens`). When they break the rules or do not
+    have exactly one solution, the most probable reading that has one is searched for
+    (`repair_givens`): a digit read as another, a mark as no digit, or else a digit the kinds
+    model was unsure of moved between print and pen. A digit taken off the
+    givens that handwriting explains better than nothing does becomes an entry
+    (`person_entries`). `grid` (anything `as_grid` accepts) replaces the givens,
     e.g. after a user corrected them, and is solved as given. Each handwritten entry
-    (`reading.entries`, or `entries`: 81 digits, 0 where none) in a cell that is not a given is
+    (`person_entries`, or `entries`: 81 digits, 0 where none) in a cell that is not a given is
     checked against the unique solution: one whose digit was read with a probability below
     `UNSURE_BELOW` is unsure, one that differs from the solution wrong. An entry of `entries`
     that is the handwritten digit read in its cell keeps the reading's probability (sending the
@@ -178,11 +182,11 @@ def answer_reading(reading: Reading, *, grid: Any = None, entries: Any = None) -
             (int(r), int(c)) for r, c in zip(*np.nonzero(puzzle != reading.givens), strict=True)
         ]
     else:
-        fixed = repair(printed_probabilities(reading), reading.givens)
+        fixed = repair_givens(reading)
         puzzle, status, solution = fixed.grid, fixed.status, fixed.solution
         corrected = fixed.changed_cells
     if entries is None:
-        written = np.where(puzzle == 0, reading.entries, 0).astype(np.uint8)
+        written = person_entries(reading, puzzle)
         sure = np.take_along_axis(reading.probabilities, written[..., None], axis=2)[..., 0]
         sure = sure >= UNSURE_BELOW
     else:
@@ -202,12 +206,59 @@ def answer_reading(reading: Reading, *, grid: Any = None, entries: Any = None) -
 
 def printed_probabilities(reading: Reading) -> np.ndarray:
     """The reading's (9, 9, 10) probabilities with handwritten cells and pencil notes certain to
-    be empty, so that `repair` only reconsiders the printed and empty cells."""
+    be empty, so that `repair` only reconsiders the digits of the printed and empty cells."""
     probabilities = np.array(reading.probabilities, dtype=np.float32)
     personal = np.isin(reading.kinds, (HANDWRITTEN, NOTES))
     probabilities[personal] = 0.0
     probabilities[personal, 0] = 1.0
     return probabilities
+
+
+def print_or_pen_probabilities(reading: Reading) -> np.ndarray:
+    """(9, 9, 10) probabilities for `repair` that keep every digit as read and doubt only
+    whether it is printed: a cell holding a digit d is the given d with the kinds model's
+    probability of print, and no given (0) otherwise; a cell without a digit is no given."""
+    printed = np.asarray(reading.kind_probabilities, np.float64)[..., PRINTED]
+    probabilities = np.zeros((9, 9, 10))
+    rows, cols = np.indices((9, 9))
+    probabilities[rows, cols, reading.grid] = np.where(reading.grid > 0, printed, 0.0)
+    probabilities[..., 0] += np.where(reading.grid > 0, 1.0 - printed, 1.0)
+    return probabilities
+
+
+def repair_givens(reading: Reading) -> RepairResult:
+    """The most probable reading of the printed givens that has exactly one solution.
+
+    Two searches (`repair`): one reconsiders the digits of the printed and empty cells, the
+    kinds taken as read (`printed_probabilities`); the other keeps the digits as read and
+    reconsiders only print and pen (`print_or_pen_probabilities`): a printed digit taken for
+    handwriting leaves several solutions, a pen entry taken for print none. The more probable
+    of the two readings found is kept (the digits' on a tie). The two doubts are never
+    combined in one reading: together they make almost any grid unique, and a wrong unique
+    answer is worse than none.
+    """
+    digits = repair(printed_probabilities(reading), reading.givens)
+    if digits.status is Status.SOLVED and not digits.changed_cells:
+        return digits
+    kinds = repair(print_or_pen_probabilities(reading), reading.givens, max_changes=6)
+    if kinds.status is not Status.SOLVED:
+        return digits
+    if digits.status is Status.SOLVED and digits.log_probability >= kinds.log_probability:
+        return digits
+    return kinds
+
+
+def person_entries(reading: Reading, puzzle: np.ndarray) -> np.ndarray:
+    """(9, 9) uint8 the person's entries beside the givens `puzzle` (0 elsewhere): the
+    handwritten digits in its empty cells, and the digits read as print that `puzzle` leaves
+    out (`repair` took them off) where a handwritten digit is likelier than no digit at all."""
+    kinds = np.asarray(reading.kind_probabilities, np.float64)
+    blank = np.asarray(reading.probabilities, np.float64)[..., 0]
+    handwriting = kinds[..., HANDWRITTEN] * (1.0 - blank)
+    nothing = kinds[..., EMPTY] + kinds[..., NOTES] + kinds[..., PRINTED] * blank
+    taken_off = (reading.givens > 0) & (handwriting > nothing)
+    entries = np.where(taken_off, reading.grid, reading.entries)
+    return np.where(np.asarray(puzzle) == 0, entries, 0).astype(np.uint8)
 
 
 def solve_photo(

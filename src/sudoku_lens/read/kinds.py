@@ -258,19 +258,32 @@ def read_cells(location: GridLocation, classifier: DigitClassifier | None = None
     return CellReading(turns, probabilities, candidates, features)
 
 
+def allowed_kind_probabilities(
+    kind_probabilities: np.ndarray, digit_probabilities: np.ndarray
+) -> np.ndarray:
+    """(9, 9, 4) the kinds model's probabilities with the kinds the digit model rules out set to
+    0 and the rest scaled to sum to 1: a cell where the digit model (`CellReading.candidates`)
+    reads no digit can only be empty or pencil notes."""
+    kind_probabilities = np.asarray(kind_probabilities, np.float32).reshape(9, 9, len(KIND_NAMES))
+    digit_probabilities = np.asarray(digit_probabilities).reshape(9, 9, 10)
+    read = digit_probabilities.argmax(axis=2) > 0
+    allowed = np.ones((9, 9, len(KIND_NAMES)), bool)
+    allowed[~read] = [True, False, False, True]
+    kept = np.where(allowed, kind_probabilities + 1e-9, 0.0).astype(np.float32)
+    return kept / kept.sum(axis=2, keepdims=True)
+
+
 def assign_kinds(
     kind_probabilities: np.ndarray, digit_probabilities: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """(grid, kinds) of the upright puzzle from the kinds model's (9, 9, 4) probabilities and the
     digit model's (9, 9, 10) (`CellReading.candidates`): a cell where the digit model reads no
-    digit is empty or pencil notes; elsewhere the likeliest kind. The digit is kept for printed
-    and handwritten cells only (pencil notes count as empty)."""
-    kind_probabilities = np.asarray(kind_probabilities).reshape(9, 9, len(KIND_NAMES))
+    digit is empty or pencil notes; elsewhere the likeliest kind (see
+    `allowed_kind_probabilities`). The digit is kept for printed and handwritten cells only
+    (pencil notes count as empty)."""
+    allowed = allowed_kind_probabilities(kind_probabilities, digit_probabilities)
+    kinds = allowed.argmax(axis=2).astype(np.uint8)
     digit_probabilities = np.asarray(digit_probabilities).reshape(9, 9, 10)
-    read = digit_probabilities.argmax(axis=2) > 0
-    allowed = np.ones((9, 9, len(KIND_NAMES)), bool)
-    allowed[~read] = [True, False, False, True]
-    kinds = np.where(allowed, kind_probabilities, -1.0).argmax(axis=2).astype(np.uint8)
     digit = (digit_probabilities[..., 1:].argmax(axis=2) + 1).astype(np.uint8)
     written = (kinds == PRINTED) | (kinds == HANDWRITTEN)
     return np.where(written, digit, 0).astype(np.uint8), kinds

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -18,8 +18,10 @@ from sudoku_lens.read.grid import GridLocation, GridSearch, locate_grid
 from sudoku_lens.read.image_io import load_image
 from sudoku_lens.read.kinds import (
     HANDWRITTEN,
+    KIND_NAMES,
     PRINTED,
     KindClassifier,
+    allowed_kind_probabilities,
     assign_kinds,
     kinds_text,
     read_cells,
@@ -40,6 +42,10 @@ class Reading:
     """(9, 9, 10) float32 class probabilities per upright cell (class 0 = empty), from the
     digit model; a cell whose mark the kinds model took for no digit (pencil notes, a smudge)
     has those of a blank cell, so the most likely class is always the digit of `grid`."""
+    kind_probabilities: np.ndarray
+    """(9, 9, 4) float32 probability of each kind per upright cell, from the kinds model (kinds
+    the digit model rules out at 0, see `allowed_kind_probabilities`): the most likely kind is
+    always that of `kinds`. `answer_reading` weighs print against pen with it."""
     corners: np.ndarray
     """(4, 2) float32 grid corners in the input image's pixels (after EXIF orientation),
     ordered top-left, top-right, bottom-right, bottom-left of the upright puzzle."""
@@ -67,6 +73,14 @@ class Reading:
     def confidence(self) -> np.ndarray:
         """(9, 9) probability of the chosen class of each upright cell."""
         return self.probabilities.max(axis=2)
+
+    def with_kinds(self, kinds: np.ndarray) -> Reading:
+        """A copy whose cell kinds are `kinds` (9 x 9 indices of KIND_NAMES), taken as certain:
+        `kind_probabilities` puts all of each cell's weight on its kind. For kinds known from
+        elsewhere (a person's corrections, a generator's truth)."""
+        kinds = np.asarray(kinds, np.uint8).reshape(9, 9)
+        certain = np.eye(len(KIND_NAMES), dtype=np.float32)[kinds]
+        return replace(self, kinds=kinds.copy(), kind_probabilities=certain)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready summary, as `sudoku-lens read --json` prints it: `grid` (81 characters,
@@ -120,6 +134,7 @@ def _read(image_bgr: np.ndarray, timings: dict[str, float], trace: GridSearch | 
     start = time.perf_counter()
     kind_probabilities = KindClassifier.default().predict(cells.features)
     grid, kinds = assign_kinds(kind_probabilities, cells.candidates)
+    kind_probabilities = allowed_kind_probabilities(kind_probabilities, cells.candidates)
     read_empty = (cells.probabilities.argmax(axis=2) == 0)[..., None]
     probabilities = np.where(
         (grid > 0)[..., None],
@@ -132,6 +147,7 @@ def _read(image_bgr: np.ndarray, timings: dict[str, float], trace: GridSearch | 
         grid=grid,
         kinds=kinds,
         probabilities=np.ascontiguousarray(probabilities),
+        kind_probabilities=kind_probabilities,
         corners=upright_corners(location.corners, cells.turns),
         rotation=90 * cells.turns,
         timings=timings,
