@@ -140,6 +140,10 @@ def test_print_taken_for_pen_with_doubt_is_a_given_again_when_the_givens_need_it
     kept = answer.grid > 0
     np.testing.assert_array_equal(answer.grid[kept], sample.photo.puzzle[kept])
     assert answer.wrong_entries == expected_wrong(sample)
+    moved = tuple(np.array(answer.corrected_cells).T)
+    assert (answer.kinds[moved] == PRINTED).all(), "taken back as print"
+    left = [cell for cell in taken if cell not in answer.corrected_cells]
+    assert all(answer.kinds[cell] == HANDWRITTEN and answer.entries[cell] for cell in left)
 
 
 def test_a_pen_mistake_taken_for_print_with_doubt_is_reported_wrong(
@@ -155,6 +159,8 @@ def test_a_pen_mistake_taken_for_print_with_doubt_is_reported_wrong(
     np.testing.assert_array_equal(answer.grid, sample.photo.puzzle)
     assert answer.corrected_cells == [mistake.cell]
     assert answer.wrong_entries == expected_wrong(sample)
+    assert answer.kinds[mistake.cell] == HANDWRITTEN
+    np.testing.assert_array_equal(answer.kinds, reading.kinds)
 
 
 def test_a_doubtful_print_taken_off_the_givens_is_an_entry_only_if_it_looks_written(
@@ -347,6 +353,23 @@ def test_solve_photo_reports_and_draws_the_check(
     checked = solve_photo(sample.photo.image, check_only=True)
     assert checked.check_only and checked.wrong_entries == result.wrong_entries
     assert not np.array_equal(checked.image, result.image)
+
+
+def test_solve_json_gives_the_kinds_as_solved(
+    sample: SyntheticFilledPhoto, reading: Reading, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pen mistake the kinds model took for print, taken off the givens, is an entry in the
+    JSON too ("h", not among "givens"), so a client that resends the entries keeps it."""
+    mistake = expected_wrong(sample)[0]
+    misread = doubted(reading, [mistake.cell], PRINTED, 0.6)
+    monkeypatch.setattr(
+        pipeline, "read_image", lambda image, **_: dataclasses.replace(misread, image=image)
+    )
+    summary = solve_photo(sample.photo.image).to_json()
+    assert summary["kinds"] == "".join(".phn"[k] for k in sample.filled.kinds.ravel())
+    assert summary["givens"] == summary["grid"] == "".join(map(str, sample.photo.puzzle.ravel()))
+    assert summary["read"][9 * mistake.cell[0] + mistake.cell[1]] == str(mistake.written)
+    assert summary["wrong_entries"][0] == mistake.to_json()
 
 
 def test_a_photo_hint_continues_from_the_right_entries_and_reports_the_wrong(

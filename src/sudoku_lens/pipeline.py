@@ -78,6 +78,8 @@ class PhotoSolution:
     """(9, 9) uint8 solved grid when `status` is solved, else None."""
     corrected_cells: list[tuple[int, int]]
     """(row, col) 0-based cells where `grid` differs from the digits read."""
+    kinds: np.ndarray
+    """(9, 9) uint8 kind of each cell as solved (see `Answer.kinds`)."""
     image: np.ndarray
     """BGR photo with the solution drawn in and wrong entries marked (only the marks when
     `check_only`), or with the grid outline when not solved."""
@@ -103,10 +105,18 @@ class PhotoSolution:
         """True when the puzzle has exactly one solution and no entry is wrong (exit code 0)."""
         return self.solved and not self.wrong_entries
 
+    @property
+    def givens(self) -> np.ndarray:
+        """(9, 9) uint8 the digits read in the cells solved as print (`kinds`), 0 elsewhere:
+        `grid` before any digit was read as another."""
+        return np.where(self.kinds == PRINTED, self.reading.grid, 0).astype(np.uint8)
+
     def to_json(self) -> dict[str, Any]:
         """JSON-ready summary: `grid` (solved: the printed givens after repair), `read` (every
         digit read, printed and handwritten) and `solution` as 81-character lines ('0' for
-        empty), `kinds` and `givens` of the reading (as `read --json`), `status`,
+        empty), `kinds` as solved (as `read --json` writes them, but for a digit the repair
+        moved between print and pen) and `givens` (the digits read where `kinds` is print),
+        `status`,
         `corrected_cells` [row, col], `wrong_entries` and `unsure_entries` (see
         `CheckedEntry.to_json`), `corners` in pixels (TL, TR, BR, BL of the upright puzzle),
         `rotation`, `min_confidence` (of the least sure cell), `seconds`.
@@ -114,8 +124,8 @@ class PhotoSolution:
         return {
             "grid": grid_json(self.grid),
             "read": grid_json(self.reading.grid),
-            "kinds": kinds_text(self.reading.kinds),
-            "givens": grid_json(self.reading.givens),
+            "kinds": kinds_text(self.kinds),
+            "givens": grid_json(self.givens),
             "solution": grid_json(self.solution),
             "status": str(self.status.value),
             "corrected_cells": [[int(r), int(c)] for r, c in self.corrected_cells],
@@ -141,6 +151,11 @@ class Answer:
     """(row, col) 0-based cells where `grid` differs from the digits read."""
     digit_height: float
     """Height of the digits to draw, as a fraction of a cell: that of the printed givens."""
+    kinds: np.ndarray
+    """(9, 9) uint8 kind of each cell as solved: printed where `grid` has a given, handwritten
+    where an entry was checked, pencil notes where read so, empty elsewhere. It differs from
+    the reading's kinds only where the repair moved a digit between print and pen (or took a
+    mark for no digit), or where the caller's `grid` and `entries` say otherwise."""
     entries: np.ndarray = field(default_factory=lambda: np.zeros((9, 9), np.uint8))
     """(9, 9) uint8 the person's entries that were checked (0 elsewhere): handwritten digits in
     cells that are not givens of `grid`."""
@@ -201,7 +216,10 @@ def answer_reading(reading: Reading, *, grid: Any = None, entries: Any = None) -
         elif solution is not None and digit != int(solution[r, c]):
             wrong.append(CheckedEntry(cell, digit, int(solution[r, c])))
     height = printed_digit_height(reading) if solution is not None else DEFAULT_DIGIT_HEIGHT
-    return Answer(puzzle, status, solution, corrected, height, written, wrong, unsure)
+    kinds = np.select(
+        [puzzle > 0, written > 0, reading.kinds == NOTES], [PRINTED, HANDWRITTEN, NOTES], EMPTY
+    ).astype(np.uint8)
+    return Answer(puzzle, status, solution, corrected, height, kinds, written, wrong, unsure)
 
 
 def printed_probabilities(reading: Reading) -> np.ndarray:
@@ -302,6 +320,7 @@ def solve_photo(
         status=answer.status,
         solution=answer.solution,
         corrected_cells=answer.corrected_cells,
+        kinds=answer.kinds,
         image=annotated,
         seconds=timings["total"],
         timings=timings,

@@ -199,8 +199,8 @@ def _photo_record(unit: PhotoUnit, rated: bool) -> Record:
         seconds = round(time.perf_counter() - start, 4)
         return _error_record(unit.source, None, "photo", None, str(exc), seconds)
     grid = format_line(result.grid)
-    givens = format_line(result.reading.givens)
-    kinds = kinds_text(result.reading.kinds)
+    givens = format_line(result.givens)
+    kinds = kinds_text(result.kinds)
     status = result.status.value
     rating, level = _rating(grid, status, rated)
     return Record(
