@@ -52,6 +52,11 @@ VALIDATION_SEED = 900_000
 """First seed of the generated photos the report reads (never trained on; the training's
 generated photos use seeds from `seed` up, and benchmarks/handwriting.py from 10001)."""
 
+PRINTED_ONLY_EVERY = 7
+"""Every this many generated photos one has no entries. It shares no factor with the number of
+pens, so each pen gets its printed-only grids and its filled ones (one in six, as the pens
+number six, left the red pen's photos with no entries at all)."""
+
 MIN_AGREEMENT = 0.7
 """Least share of a grid's labelled digits read as labelled for its cells to be used: below,
 the reading turned the grid the wrong way up (or the labels do not fit the photo)."""
@@ -156,8 +161,8 @@ def synthetic_kind_set(
     printed_fonts: Sequence[str],
 ) -> KindSet:
     """Samples of `count` generated hand-filled photos (seeds seed..seed+count-1): each pen in
-    turn, a random share of entries (none on one photo in six: printed-only grids) and of
-    pencil notes, printed digits in `printed_fonts` and handwriting partly in
+    turn, a random share of entries (none on every PRINTED_ONLY_EVERY-th photo: printed-only
+    grids) and of pencil notes, printed digits in `printed_fonts` and handwriting partly in
     `handwriting_fonts`."""
     pens = sorted(PENS)
     rng = np.random.default_rng(seed)
@@ -166,7 +171,7 @@ def synthetic_kind_set(
         made = synth_filled_photo(
             seed + i,
             str(rng.choice(["easy", "medium", "hard"])),
-            entries=0.0 if i % 6 == 5 else float(rng.uniform(0.1, 1.0)),
+            entries=0.0 if i % PRINTED_ONLY_EVERY == 0 else float(rng.uniform(0.1, 1.0)),
             notes=float(rng.uniform(0.0, 0.4)),
             pen=pens[i % len(pens)],
             font_files=handwriting_fonts,
