@@ -286,6 +286,11 @@ def red_pixels(image: np.ndarray) -> int:
     return int(((r - np.maximum(b, g)) > 80).sum())
 
 
+def orange_pixels(image: np.ndarray) -> int:
+    b, g, r = (image[..., k].astype(int) for k in range(3))
+    return int(((r > 170) & (b < 90) & (g > 70) & (g < 190)).sum())
+
+
 @pytest.mark.parametrize("check_only", [False, True])
 def test_drawing_marks_wrong_entries_red_and_leaves_right_entries_untouched(
     sample: SyntheticFilledPhoto, reading: Reading, check_only: bool
@@ -321,10 +326,6 @@ def test_drawing_rings_an_unsure_entry_in_orange_and_calls_it_nothing_else(
     answer = answer_reading(unclear)
     assert [entry.cell for entry in answer.unsure_entries] == [(r, c)]
     image = draw_answer(unclear, answer)
-
-    def orange_pixels(pixels: np.ndarray) -> int:
-        b, g, red = (pixels[..., k].astype(int) for k in range(3))
-        return int(((red > 170) & (b < 90) & (g > 70) & (g < 190)).sum())
 
     box = cell_box(reading, r, c, 0.45)
     assert orange_pixels(image[box]) > orange_pixels(reading.image[box]) + 50
@@ -451,3 +452,29 @@ def test_live_mode_marks_wrong_entries_on_the_moving_page(
         for b in (cell_box(reading, r, c, 0.2) for r, c in empty)
     ]
     assert not any(changed) if check_only else all(changed)
+
+
+def test_live_mode_rings_an_unsure_entry_in_orange(
+    sample: SyntheticFilledPhoto, reading: Reading, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sudoku_lens.live import LiveSettings, LiveSolver
+    from sudoku_lens.live import solver as live_solver
+
+    (r, c) = expected_wrong(sample)[0].cell
+    unclear = read_unclearly(reading, r, c)
+    monkeypatch.setattr(
+        live_solver, "read_image", lambda image, **_: dataclasses.replace(unclear, image=image)
+    )
+    solver = LiveSolver(LiveSettings(banner=False))
+    frame = sample.photo.image
+    last = [solver.process(frame) for _ in range(4)][-1]
+    assert last.state.value == "solved" and last.drawn
+    assert last.unsure_entries == [CheckedEntry((r, c), int(reading.grid[r, c]), None)]
+    assert last.to_json()["unsure_entries"] == [
+        {"cell": f"r{r + 1}c{c + 1}", "written": int(reading.grid[r, c])}
+    ]
+    assert (r, c) not in {entry.cell for entry in last.wrong_entries}
+    box = cell_box(reading, r, c, 0.45)
+    assert orange_pixels(last.frame[box]) > orange_pixels(frame[box]) + 50
+    b, g, red = (last.frame[box][..., k].astype(int) for k in range(3))
+    assert not ((red > 120) & (g < 50) & (b < 50)).any(), "no red of a wrong entry's mark"

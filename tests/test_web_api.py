@@ -404,6 +404,7 @@ def test_live_frames_reach_the_solved_state_for_a_session():
     assert body["solution"] == format_line(video.solutions[0])
     assert body["puzzle"] == format_line(video.puzzles[0])
     assert (body["width"], body["height"]) == (640, 480)
+    assert body["wrong_entries"] == body["unsure_entries"] == [], "a printed page has no entries"
     assert np.allclose(body["corners"], video.truth[index].corners, atol=8)
     assert "test-session-1" in app.state.live_sessions
 

@@ -1,5 +1,5 @@
-"""What live mode draws on a frame: the cached answer (and the marks on wrong entries) warped onto
-the grid, and a state banner."""
+"""What live mode draws on a frame: the cached answer (and the marks on wrong and unsure entries)
+warped onto the grid, and a state banner."""
 
 from __future__ import annotations
 
@@ -36,11 +36,14 @@ class SolutionOverlay:
         *,
         digit_height: float = DEFAULT_DIGIT_HEIGHT,
         wrong: tuple[tuple[int, int, int], ...] = (),
+        unsure: tuple[tuple[int, int], ...] = (),
     ) -> None:
         self.givens = np.asarray(givens, np.uint8).reshape(9, 9).copy()
         """Nonzero where the cell is written in (print or handwriting): no answer drawn there."""
         self.wrong = wrong
         """(row, col, expected) of the wrong entries, marked as `render_overlay` does."""
+        self.unsure = unsure
+        """(row, col) of the entries read too unclearly to check, marked likewise."""
         self.solution = np.asarray(solution, np.uint8).reshape(9, 9).copy()
         self.digit_height = float(digit_height)
         """Height of the drawn digits as a fraction of a cell (that of the printed ones)."""
@@ -54,6 +57,7 @@ class SolutionOverlay:
             self.size,
             digit_height=self.digit_height,
             wrong=self.wrong,
+            unsure=self.unsure,
         )
 
     def apply(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:

@@ -13,8 +13,9 @@ puzzle has been read on `confirm_reads` frames in a row; from then on it is foll
 - the answer is rendered once per puzzle and only warped onto each frame (`SolutionOverlay`).
 
 The puzzle is the printed givens; the person's handwritten entries are checked as
-`answer_reading` does: no answer is drawn over them, and the wrong ones get a red ring with the
-right digit beside it (with `LiveSettings.check_only`, the rings alone). The ink check counts
+`answer_reading` does: no answer is drawn over them, the wrong ones get a red ring with the
+right digit beside it and those read too unclearly to check an orange ring with a question mark
+(with `LiveSettings.check_only`, the rings alone). The ink check counts
 the entries as filled cells, so writing one more digit does not look like another page; it is
 checked once the page is read again.
 
@@ -82,7 +83,8 @@ class LiveResult:
     `corners` (4, 2) float32 are the smoothed grid corners in frame pixels, TL, TR, BR, BL of the
     upright puzzle (None when no grid is followed); `puzzle` the (9, 9) grid solved (after repair)
     and `solution` its solution, once confirmed; `entries` the person's handwritten entries
-    checked and `wrong_entries` the wrong ones; `drawn` whether the answer is on `frame`.
+    checked, `wrong_entries` the wrong ones and `unsure_entries` those read too unclearly to
+    check; `drawn` whether the answer is on `frame`.
     """
 
     frame: np.ndarray
@@ -94,10 +96,11 @@ class LiveResult:
     seconds: float
     entries: np.ndarray | None = None
     wrong_entries: list[CheckedEntry] = field(default_factory=list)
+    unsure_entries: list[CheckedEntry] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The result without the image, as JSON-ready values (grids as 81-character strings,
-        wrong entries as `CheckedEntry.to_json`)."""
+        wrong and unsure entries as `CheckedEntry.to_json`)."""
         return {
             "state": self.state.value,
             "corners": corners_json(self.corners),
@@ -105,6 +108,7 @@ class LiveResult:
             "solution": grid_json(self.solution),
             "entries": grid_json(self.entries),
             "wrong_entries": [entry.to_json() for entry in self.wrong_entries],
+            "unsure_entries": [entry.to_json() for entry in self.unsure_entries],
             "drawn": self.drawn,
             "seconds": round(self.seconds, 4),
         }
@@ -145,6 +149,7 @@ class _Read:
     digit_height: float
     entries: np.ndarray
     wrong_entries: list[CheckedEntry]
+    unsure_entries: list[CheckedEntry]
 
     @property
     def key(self) -> bytes:
@@ -249,6 +254,7 @@ class LiveSolver:
             seconds=time.perf_counter() - start,
             entries=None if shown is None else shown.read.entries.copy(),
             wrong_entries=[] if shown is None else list(shown.read.wrong_entries),
+            unsure_entries=[] if shown is None else list(shown.read.unsure_entries),
         )
 
     def _locate(
@@ -335,6 +341,7 @@ class LiveSolver:
             answer.digit_height,
             answer.entries,
             answer.wrong_entries,
+            answer.unsure_entries,
         )
 
     def _take(self, read: _Read, frame: np.ndarray, gray: np.ndarray, scale: float) -> None:
@@ -369,6 +376,7 @@ class LiveSolver:
                 wrong=tuple(
                     (*entry.cell, int(entry.expected or 0)) for entry in read.wrong_entries
                 ),
+                unsure=tuple(entry.cell for entry in read.unsure_entries),
             )
         check = GivensCheck(read.written, ink)
         self._answer = self._known[read.key] = _Answer(read, overlay, check)

@@ -289,6 +289,9 @@ class LiveFrameResult(BaseModel):
         description="the person's handwritten entries checked (0 elsewhere), or null"
     )
     wrong_entries: list[WrongEntry] = Field(description="entries that differ from the solution")
+    unsure_entries: list[UnsureEntry] = Field(
+        description="entries read too unclearly to be checked"
+    )
     width: int
     height: int
     seconds: float

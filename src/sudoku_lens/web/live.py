@@ -44,6 +44,7 @@ def live_frame_json(
         "solution": payload["solution"],
         "entries": payload["entries"],
         "wrong_entries": payload["wrong_entries"],
+        "unsure_entries": payload["unsure_entries"],
         "width": int(frame.shape[1]),
         "height": int(frame.shape[0]),
         "seconds": payload["seconds"],

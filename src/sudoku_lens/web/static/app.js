@@ -760,9 +760,10 @@ function drawOverlay(ctx, result, scale) {
   ctx.font = "bold 72px system-ui, sans-serif";
   ctx.lineJoin = "round";
   const wrong = new Map((result.wrong_entries || []).map((e) => [cellIndex(e.cell), e.expected]));
+  const unsure = new Set((result.unsure_entries || []).map((e) => cellIndex(e.cell)));
   for (let i = 0; i < 81; i += 1) {
     const entry = result.entries && result.entries[i] !== "0";
-    if (result.puzzle[i] !== "0" || (entry && !wrong.has(i))) continue;
+    if (result.puzzle[i] !== "0" || (entry && !wrong.has(i) && !unsure.has(i))) continue;
     const r = Math.floor(i / 9);
     const c = i % 9;
     const [cx, cy] = map(c + 0.5, r + 0.5);
@@ -773,15 +774,17 @@ function drawOverlay(ctx, result, scale) {
     // One cell is 100 units wide in this local frame, so the 72 px font fills about 3/4 of it.
     ctx.setTransform((rx - lx) / 100, (ry - ly) / 100, (bx - tx) / 100, (by - ty) / 100, cx, cy);
     if (entry) {
-      // A wrong entry: a red ring around the person's digit, the right digit small beside it.
+      // A wrong entry: a red ring around the person's digit, the right digit small beside it;
+      // one read too unclearly to check: an orange ring and a question mark.
+      const colour = wrong.has(i) ? "#d7261e" : "#f08200";
       ctx.lineWidth = 6;
-      ctx.strokeStyle = "#d7261e";
+      ctx.strokeStyle = colour;
       ctx.beginPath();
       ctx.arc(0, 0, 37, 0, 2 * Math.PI);
       ctx.stroke();
       ctx.font = "bold 30px system-ui, sans-serif";
-      ctx.fillStyle = "#d7261e";
-      ctx.fillText(String(wrong.get(i)), 36, -34);
+      ctx.fillStyle = colour;
+      ctx.fillText(wrong.has(i) ? String(wrong.get(i)) : "?", 36, -34);
       ctx.font = "bold 72px system-ui, sans-serif";
       continue;
     }
