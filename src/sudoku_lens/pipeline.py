@@ -116,8 +116,7 @@ class PhotoSolution:
         digit read, printed and handwritten) and `solution` as 81-character lines ('0' for
         empty), `kinds` as solved (as `read --json` writes them, but for a digit the repair
         moved between print and pen) and `givens` (the digits read where `kinds` is print),
-        `status`,
-        `corrected_cells` [row, col], `wrong_entries` and `unsure_entries` (see
+        `status`, `corrected_cells` [row, col], `wrong_entries` and `unsure_entries` (see
         `CheckedEntry.to_json`), `corners` in pixels (TL, TR, BR, BL of the upright puzzle),
         `rotation`, `min_confidence` (of the least sure cell), `seconds`.
         """
@@ -177,10 +176,10 @@ def answer_reading(reading: Reading, *, grid: Any = None, entries: Any = None) -
     The puzzle is the printed digits (`reading.givens`). When they break the rules or do not
     have exactly one solution, the most probable reading that has one is searched for
     (`repair_givens`): a digit read as another, a mark as no digit, or else a digit the kinds
-    model was unsure of moved between print and pen. A digit taken off the
-    givens that handwriting explains better than nothing does becomes an entry
-    (`person_entries`). `grid` (anything `as_grid` accepts) replaces the givens,
-    e.g. after a user corrected them, and is solved as given. Each handwritten entry
+    model was unsure of moved between print and pen. A digit taken off the givens that
+    handwriting explains better than nothing does becomes an entry (`person_entries`). `grid`
+    (anything `as_grid` accepts) replaces the givens, e.g. after a user corrected them, and is
+    solved as given. Each handwritten entry
     (`person_entries`, or `entries`: 81 digits, 0 where none) in a cell that is not a given is
     checked against the unique solution: one whose digit was read with a probability below
     `UNSURE_BELOW` is unsure, one that differs from the solution wrong. An entry of `entries`
