@@ -13,6 +13,7 @@ from sudoku_lens.cli import main
 from sudoku_lens.read.digits import MODEL_PATH
 from sudoku_lens.read.grid import locate_grid
 from sudoku_lens.read.kinds import (
+    CELL_FEATURES,
     EMPTY,
     FEATURES,
     HANDWRITTEN,
@@ -60,6 +61,18 @@ def test_features_are_measured_upright() -> None:
     filled = upright.filled.kinds != EMPTY
     # same cells, photographed differently: close, not equal
     assert np.median(np.abs(first.features - second.features)[filled]) < 0.02
+
+
+def test_the_digit_model_sees_handwriting_in_the_shape_of_pen_digits() -> None:
+    """The digit model's pen head (a kinds feature) rates the handwritten entries of a generated
+    photo as handwriting and its printed givens as print, in a pen as black as the print."""
+    made = synth_filled_photo(4, "easy", pen="felt-tip", notes=0.0, rotation=0)
+    cells = read_cells(locate_grid(made.photo.image))
+    pen = cells.features[..., CELL_FEATURES.index("p_pen")]
+    kinds = made.filled.kinds
+    assert np.median(pen[kinds == HANDWRITTEN]) > 0.8
+    assert np.median(pen[kinds == PRINTED]) < 0.2
+    assert (pen[kinds == EMPTY] == 0).all()
 
 
 def test_assign_kinds_keeps_digits_of_print_and_pen_only() -> None:

@@ -16,7 +16,8 @@ from sudoku_lens.train.quantize import quantize_model  # noqa: E402
 
 
 def tiny_float_model(path: Path) -> None:
-    """A float CNN of the digit model's shape: conv, relu, conv, relu, pool, gemm, softmax."""
+    """A float CNN of the digit model's shape: conv, relu, conv, relu, pool, then a gemm and
+    softmax for the digit and a gemm and sigmoid for the pen."""
     rng = np.random.default_rng(0)
 
     def weight(name: str, *shape: int) -> onnx.TensorProto:
@@ -31,14 +32,24 @@ def tiny_float_model(path: Path) -> None:
         helper.make_node("Flatten", ["p"], ["f"]),
         helper.make_node("Gemm", ["f", "w3"], ["logits"], transB=1, name="head"),
         helper.make_node("Softmax", ["logits"], ["probabilities"], axis=1),
+        helper.make_node("Gemm", ["f", "w4"], ["pen_logit"], transB=1, name="pen_head"),
+        helper.make_node("Sigmoid", ["pen_logit"], ["pen"]),
     ]
     side = SIZE // 4
     graph = helper.make_graph(
         nodes,
         "tiny",
         [helper.make_tensor_value_info("cells", TensorProto.FLOAT, ["n", 1, SIZE, SIZE])],
-        [helper.make_tensor_value_info("probabilities", TensorProto.FLOAT, ["n", 10])],
-        [weight("w1", 8, 1, 3, 3), weight("w2", 16, 8, 3, 3), weight("w3", 10, 16 * side * side)],
+        [
+            helper.make_tensor_value_info("probabilities", TensorProto.FLOAT, ["n", 10]),
+            helper.make_tensor_value_info("pen", TensorProto.FLOAT, ["n", 1]),
+        ],
+        [
+            weight("w1", 8, 1, 3, 3),
+            weight("w2", 16, 8, 3, 3),
+            weight("w3", 10, 16 * side * side),
+            weight("w4", 1, 16 * side * side),
+        ],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     model.ir_version = 8
@@ -60,9 +71,10 @@ def test_quantized_model_reads_as_the_float_one(tmp_path: Path) -> None:
     tiny_float_model(float_model)
     quantize_model(float_model, quantized, cells(1024, seed=1))
     test = cells(300, seed=2)
-    exact = DigitClassifier(float_model).predict_prepared(test)
-    small = DigitClassifier(quantized).predict_prepared(test)
+    exact, exact_pen = DigitClassifier(float_model).predict_with_pen(test)
+    small, small_pen = DigitClassifier(quantized).predict_with_pen(test)
     assert np.mean(exact.argmax(axis=1) == small.argmax(axis=1)) >= 0.97
+    assert small_pen.shape == (300,) and np.mean((exact_pen > 0.5) == (small_pen > 0.5)) >= 0.97
     assert np.abs(small.sum(axis=1) - 1).max() < 1e-5, "the float softmax still gives probabilities"
     assert quantized.stat().st_size < float_model.stat().st_size
 
@@ -84,6 +96,7 @@ def test_first_layer_and_head_stay_float(tmp_path: Path) -> None:
     assert not reads_dequantized(by_name["first"]), "the input layer sees the raw cells"
     assert reads_dequantized(by_name["middle"]), "the inner convolution runs in 8 bits"
     assert not reads_dequantized(by_name["head"]) and by_name["head"].op_type == "Gemm"
+    assert not reads_dequantized(by_name["pen_head"]), "the pen head stays float too"
 
 
 def test_too_few_calibration_cells(tmp_path: Path) -> None:

@@ -26,6 +26,9 @@ from sudoku_lens.train.fonts import (  # noqa: E402
 from sudoku_lens.train.model import export_onnx  # noqa: E402
 from sudoku_lens.train.photos import load_photos  # noqa: E402
 from sudoku_lens.train.pipeline import (  # noqa: E402
+    NO_DIGIT,
+    PEN,
+    PRINT,
     Dataset,
     bend,
     generated_handwriting_set,
@@ -33,6 +36,7 @@ from sudoku_lens.train.pipeline import (  # noqa: E402
     photo_images,
     synthetic_set,
     train_net,
+    train_pen_head,
 )
 
 
@@ -56,6 +60,7 @@ def test_synthetic_set_is_reproducible(glyphs: list[list[np.ndarray]], tiny: Dat
     np.testing.assert_array_equal(again.images, tiny.images)
     np.testing.assert_array_equal(again.labels, tiny.labels)
     assert set(np.unique(tiny.labels)) == set(range(10))
+    np.testing.assert_array_equal(tiny.pens, np.where(tiny.labels > 0, PRINT, NO_DIGIT))
 
 
 def test_training_is_reproducible(tiny: Dataset) -> None:
@@ -75,8 +80,10 @@ def test_mnist_digits_become_cells_read_as_their_label() -> None:
     counts = np.bincount(cells.labels, minlength=10)
     assert counts[0] == 0 and np.all(counts[1:] > 400), "no zeros; most of 500 of each digit"
     assert cells.images.reshape(len(cells), -1).max(axis=1).min() > 0, "no blank digit cell"
-    read = DigitClassifier.default().predict_prepared(cells.images).argmax(axis=1)
-    assert np.mean(read == cells.labels) > 0.8, "each cell carries its own digit's label"
+    assert (cells.pens == PEN).all()
+    read, pen = DigitClassifier.default().predict_with_pen(cells.images)
+    assert np.mean(read.argmax(axis=1) == cells.labels) > 0.8, "each cell carries its label"
+    assert np.mean(pen > 0.5) > 0.9, "the shipped model sees handwriting in them"
 
 
 def test_generated_handwriting_is_reproducible_and_labelled() -> None:
@@ -85,8 +92,28 @@ def test_generated_handwriting_is_reproducible_and_labelled() -> None:
     again = generated_handwriting_set(540, seed=5, font_files=fonts)
     np.testing.assert_array_equal(cells.images, again.images)
     assert set(np.unique(cells.labels)) == set(range(1, 10)) and len(cells) > 400
+    assert (cells.pens == PEN).all()
     read = DigitClassifier.default().predict_prepared(cells.images).argmax(axis=1)
     assert np.mean(read == cells.labels) > 0.5, "each cell carries its own digit's label"
+
+
+def test_the_pen_head_learns_print_from_pen_and_leaves_the_digits_alone(tiny: Dataset) -> None:
+    """`train_pen_head` trains on the finished features: the digit outputs do not move by a bit,
+    and the head tells the printed cells from as many handwritten ones far better than chance."""
+    fonts = [str(p) for p in find_handwriting_fonts()]
+    printed = int((tiny.pens == PRINT).sum())
+    hand = generated_handwriting_set(printed, seed=6, font_files=fonts)
+    both = Dataset.concat([tiny, hand])
+    net, _ = train_net(both, epochs=8, seed=3, log=lambda m: None, batch=64)
+    x = torch.from_numpy(both.images).unsqueeze(1)
+    with torch.no_grad():
+        before = net.eval()(x)
+    train_pen_head(net, both, epochs=10, seed=3, log=lambda m: None, batch=32)
+    with torch.no_grad():
+        logits, pen = net.eval().forward_with_pen(x)
+    torch.testing.assert_close(logits, before, atol=0, rtol=0)
+    digits = both.pens != NO_DIGIT
+    assert np.mean((pen.numpy() > 0)[digits] == (both.pens[digits] == PEN)) > 0.75
 
 
 def test_bend_warps_the_chosen_share_and_keeps_the_digit_whole(tiny: Dataset) -> None:
@@ -106,9 +133,10 @@ def test_onnx_export_matches_torch(tiny: Dataset, tmp_path: Path) -> None:
     export_onnx(net, path)
     net.eval()
     with torch.no_grad():
-        expected = torch.softmax(net(torch.from_numpy(tiny.images[:40]).unsqueeze(1)), 1).numpy()
-    got = DigitClassifier(path).predict_prepared(tiny.images[:40])
-    np.testing.assert_allclose(got, expected, atol=1e-5)
+        logits, pen = net.forward_with_pen(torch.from_numpy(tiny.images[:40]).unsqueeze(1))
+    got, got_pen = DigitClassifier(path).predict_with_pen(tiny.images[:40])
+    np.testing.assert_allclose(got, torch.softmax(logits, 1).numpy(), atol=1e-5)
+    np.testing.assert_allclose(got_pen, torch.sigmoid(pen).numpy(), atol=1e-5)
     assert path.stat().st_size < 2 * 1024 * 1024
 
 

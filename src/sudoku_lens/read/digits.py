@@ -249,7 +249,10 @@ def rotate_grid(grid: np.ndarray, k: int) -> np.ndarray:
 
 
 class DigitClassifier:
-    """The shipped ONNX digit model, run on the CPU by ONNX Runtime; class 0 means an empty cell."""
+    """The shipped ONNX digit model, run on the CPU by ONNX Runtime; class 0 means an empty cell.
+
+    Besides the digit, the model says how likely each digit is to be handwritten rather than
+    printed, from its shape (`predict_with_pen`): evidence for the kinds model."""
 
     _default: ClassVar[DigitClassifier | None] = None
     _lock: ClassVar[threading.Lock] = threading.Lock()
@@ -281,12 +284,18 @@ class DigitClassifier:
             self._blank = self.predict_prepared(np.zeros((1, SIZE, SIZE), np.float32))[0]
         return self._blank
 
+    def predict_with_pen(self, images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Class probabilities (N, 10) and the probability (N,) that the digit is handwritten,
+        for prepared (N, SIZE, SIZE) images, in one batch."""
+        if len(images) == 0:
+            return np.zeros((0, 10), np.float32), np.zeros(0, np.float32)
+        batch = np.ascontiguousarray(images, np.float32).reshape(-1, 1, SIZE, SIZE)
+        probabilities, pen = self.session.run(None, {self._input: batch})
+        return probabilities, pen.reshape(-1)
+
     def predict_prepared(self, images: np.ndarray) -> np.ndarray:
         """Class probabilities (N, 10) for prepared (N, SIZE, SIZE) images, in one batch."""
-        if len(images) == 0:
-            return np.zeros((0, 10), np.float32)
-        batch = np.ascontiguousarray(images, np.float32).reshape(-1, 1, SIZE, SIZE)
-        return self.session.run(None, {self._input: batch})[0]
+        return self.predict_with_pen(images)[0]
 
     def predict(self, cells: Sequence[np.ndarray]) -> np.ndarray:
         """Class probabilities (N, 10) for raw grayscale cell crops of any size."""
@@ -306,10 +315,12 @@ def _turn_scores(probs: np.ndarray) -> np.ndarray:
     return np.log(probs[:, :, 1:].max(axis=2) + 1e-6).mean(axis=1)
 
 
-def _read_turned(clf: DigitClassifier, images: np.ndarray) -> np.ndarray:
-    """(4, N, 10) probabilities of (N, SIZE, SIZE) images turned 0-3 quarter turns clockwise."""
+def _read_turned(clf: DigitClassifier, images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(4, N, 10) probabilities and (4, N) pen probabilities of (N, SIZE, SIZE) images turned
+    0-3 quarter turns clockwise."""
     turned = np.concatenate([np.rot90(images, -k, axes=(1, 2)) for k in range(4)])
-    return clf.predict_prepared(turned).reshape(4, len(images), 10)
+    probabilities, pen = clf.predict_with_pen(turned)
+    return probabilities.reshape(4, len(images), 10), pen.reshape(4, len(images))
 
 
 def orient(
@@ -331,29 +342,34 @@ def orient(
     """
     if len(cells) != 81:
         raise ValueError(f"orient needs the 81 cells of a grid, got {len(cells)}")
-    return orient_prepared(prepare_cells(cells, ink_colour), classifier)
+    turns, probabilities, _ = orient_prepared(prepare_cells(cells, ink_colour), classifier)
+    return turns, probabilities
 
 
 def orient_prepared(
     images: np.ndarray, classifier: DigitClassifier | None = None
-) -> tuple[int, np.ndarray]:
-    """`orient` on the grid's 81 prepared images (`prepare_cells`), row-major as they lie."""
+) -> tuple[int, np.ndarray, np.ndarray]:
+    """`orient` on the grid's 81 prepared images (`prepare_cells`), row-major as they lie; also
+    returns the (9, 9) upright probabilities that each cell's digit is handwritten (0 for a
+    blank image), read in the same passes."""
     if len(images) != 81:
         raise ValueError(f"orient needs the 81 cells of a grid, got {len(images)}")
     clf = classifier or DigitClassifier.default()
     out = np.tile(clf.blank_probabilities(), (81, 1))
+    pen = np.zeros(81, np.float32)
     filled = np.flatnonzero(images.reshape(81, -1).max(axis=1) > 0)
     if len(filled) == 0:
-        return 0, out.reshape(9, 9, 10)
+        return 0, out.reshape(9, 9, 10), pen.reshape(9, 9)
     picks = np.unique(np.linspace(0, len(filled) - 1, min(ORIENT_CELLS, len(filled))).round())
     sample = filled[picks.astype(np.intp)]
-    sampled = _read_turned(clf, images[sample])
+    sampled, sampled_pen = _read_turned(clf, images[sample])
     scores = np.sort(_turn_scores(sampled))
     if len(sample) < len(filled) and scores[-1] - scores[-2] < CLEAR_MARGIN:
-        sample, sampled = filled, _read_turned(clf, images[filled])
+        sample = filled
+        sampled, sampled_pen = _read_turned(clf, images[filled])
     k = int(np.argmax(_turn_scores(sampled)))
-    out[sample] = sampled[k]
+    out[sample], pen[sample] = sampled[k], sampled_pen[k]
     rest = np.setdiff1d(filled, sample, assume_unique=True)
     if len(rest):
-        out[rest] = clf.predict_prepared(np.rot90(images[rest], -k, axes=(1, 2)))
-    return k, rotate_grid(out.reshape(9, 9, 10), k)
+        out[rest], pen[rest] = clf.predict_with_pen(np.rot90(images[rest], -k, axes=(1, 2)))
+    return k, rotate_grid(out.reshape(9, 9, 10), k), rotate_grid(pen.reshape(9, 9), k)

@@ -90,13 +90,15 @@ CELL_FEATURES = (
     "p_empty",
     "p_best",
     "p_second",
+    "p_pen",
 )
 """What `kind_features` measures of each cell on its own (all in the upright puzzle's frame):
 whether a digit was found and kept by `prepare_found`, its stroke darkness, height, width, ink
 area, stroke width and centre offset (shares of the crop), how even its strokes are; the marks
 beside it (pencil notes: several small marks spread over the cell): their ink, number, spread,
 darkness and largest size; the ink's colour (`GridLocation.ink_colour`) and how coloured it is;
-and the digit model's probability of empty, of its best digit and of the runner-up."""
+and the digit model's probability of empty, of its best digit, of the runner-up, and that the
+digit's shape is handwriting (`DigitClassifier.predict_with_pen`)."""
 
 CONTEXT_FEATURES = (
     "darkness",
@@ -110,6 +112,7 @@ CONTEXT_FEATURES = (
     "red",
     "colourful",
     "p_best",
+    "p_pen",
 )
 """Cell features also given against the same measure over the grid's digits."""
 
@@ -183,17 +186,19 @@ def kind_features(
     kept: np.ndarray,
     ink_colour: np.ndarray,
     probabilities: np.ndarray,
+    pen: np.ndarray,
     turns: int,
 ) -> np.ndarray:
     """(9, 9, FEATURES) float32 features of each cell of the upright puzzle for the kinds model.
 
     `found` (`find_ink`), `kept` (whether `prepare_found` kept its digit) and `ink_colour` are
     the 81 cells as they lie in the photo; `probabilities` (9, 9, 10, upright) are the digit
-    model's reading of every mark, however faint (`CellReading.candidates`), and `turns`
-    `orient_prepared`'s. Each cell is measured alone (CELL_FEATURES) and against the grid's
-    kept digits (CONTEXT_FEATURES minus each of CONTEXT_QUANTILES of the same over those
-    digits): how a digit looks beside the others is the evidence for print or pen. Nothing
-    here knows the puzzle's rules.
+    model's reading of every mark, however faint (`CellReading.candidates`), `pen` (9, 9,
+    upright) its probability that each mark is handwritten, and `turns` `orient_prepared`'s.
+    Each cell is measured alone (CELL_FEATURES) and against the grid's kept digits
+    (CONTEXT_FEATURES minus each of CONTEXT_QUANTILES of the same over those digits): how a
+    digit looks beside the others is the evidence for print or pen. Nothing here knows the
+    puzzle's rules.
     """
     kept = np.asarray(kept, bool).reshape(81)
     colours = np.asarray(ink_colour, np.float32).reshape(81, 3)
@@ -207,6 +212,7 @@ def kind_features(
     upright[:, 21] = probs[:, 0]
     upright[:, 22] = ranked[:, -1]
     upright[:, 23] = ranked[:, -2]
+    upright[:, 24] = np.asarray(pen, np.float32).reshape(81)
     digits = upright[upright[:, 1] > 0][:, _CONTEXT_INDEX]
     values = upright[:, _CONTEXT_INDEX]
     context = np.zeros((81, len(CONTEXT_FEATURES) * len(CONTEXT_QUANTILES)), np.float32)
@@ -241,11 +247,12 @@ def read_cells(location: GridLocation, classifier: DigitClassifier | None = None
     clf = classifier or DigitClassifier.default()
     found = [find_ink(crop) for crop in location.cells]
     images = prepare_found(found, location.ink_colour)
-    turns, probabilities = orient_prepared(images, clf)
+    turns, probabilities, pen = orient_prepared(images, clf)
     probabilities = np.ascontiguousarray(probabilities, dtype=np.float32)
     kept = images.reshape(81, -1).max(axis=1) > 0
     faint = [i for i, f in enumerate(found) if f.mask is not None and not kept[i]]
     candidates = probabilities.copy()
+    pen = pen.copy()
     if faint:
         drawn = np.zeros_like(images)
         drawn[faint] = np.stack([draw_found(found[i]) for i in faint])
@@ -253,8 +260,8 @@ def read_cells(location: GridLocation, classifier: DigitClassifier | None = None
         where[faint] = True
         upright = rotate_grid(where.reshape(9, 9), turns)
         turned = rotate_grid(drawn.reshape(9, 9, SIZE, SIZE), turns)[upright]
-        candidates[upright] = clf.predict_prepared(turned)
-    features = kind_features(found, kept, location.ink_colour, candidates, turns)
+        candidates[upright], pen[upright] = clf.predict_with_pen(turned)
+    features = kind_features(found, kept, location.ink_colour, candidates, pen, turns)
     return CellReading(turns, probabilities, candidates, features)
 
 

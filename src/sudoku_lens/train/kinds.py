@@ -27,7 +27,6 @@ from torch import nn
 from tqdm import tqdm
 
 from sudoku_lens.errors import GridNotFoundError, SudokuLensError
-from sudoku_lens.read.dataset import kind_labels, read_dat
 from sudoku_lens.read.digits import DigitClassifier
 from sudoku_lens.read.grid import GridLocation, locate_grid
 from sudoku_lens.read.kinds import (
@@ -41,7 +40,7 @@ from sudoku_lens.read.kinds import (
 from sudoku_lens.synth.handwriting import PENS, synth_filled_photo
 from sudoku_lens.train.fonts import find_fonts, find_handwriting_fonts
 from sudoku_lens.train.model import export_onnx
-from sudoku_lens.train.photos import Photo, cut_cells, load_photos
+from sudoku_lens.train.photos import cut_cells, load_photos, photo_kinds
 
 Log = Callable[[str], None]
 
@@ -112,15 +111,6 @@ def grid_samples(
     )
 
 
-def _photo_kinds(root: Path, folder: str, photo: Photo) -> np.ndarray | None:
-    """Kind labels of a photo of `folder`: all printed in printed/, from printed/'s .dat in
-    mixed/ (None where that is missing)."""
-    if folder == "printed":
-        return kind_labels(photo.labels, None)
-    givens = root / "printed" / photo.path.with_suffix(".dat").name
-    return kind_labels(photo.labels, read_dat(givens)) if givens.is_file() else None
-
-
 def photo_kind_sets(
     root: Path,
     classifier: DigitClassifier,
@@ -136,7 +126,7 @@ def photo_kind_sets(
     skipped = 0
     for folder in FOLDERS:
         for photo in _progress(load_photos(root, folder), f"{folder} photos"):
-            kinds = _photo_kinds(root, folder, photo)
+            kinds = photo_kinds(root, photo)
             if kinds is None:
                 continue
             image = photo.read_image()

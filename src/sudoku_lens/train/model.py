@@ -1,4 +1,5 @@
-"""The digit classifier network: a small CNN over prepared 28x28 cell images, 10 classes."""
+"""The digit classifier network: a small CNN over prepared 28x28 cell images, 10 classes, and
+whether a digit looks handwritten."""
 
 from __future__ import annotations
 
@@ -15,7 +16,11 @@ def _block(cin: int, cout: int) -> list[nn.Module]:
 
 
 class DigitNet(nn.Module):
-    """Three convolution blocks (32, 64, 128 channels) and a linear layer: about 150k weights."""
+    """Three convolution blocks (32, 64, 128 channels) and two heads: a linear layer for the
+    digit (10 classes) and a small MLP for whether it looks handwritten rather than printed (one
+    logit); about 170k weights. The pen head reads the digit's shape, which the kinds model's
+    measurements of size, stroke and colour cannot: a thin grey print beside bold black pen, a
+    neat hand. It is trained on the finished digit features (`train_pen_head`)."""
 
     def __init__(self, dropout: float = 0.3) -> None:
         super().__init__()
@@ -33,10 +38,21 @@ class DigitNet(nn.Module):
         self.head = nn.Sequential(
             nn.Flatten(), nn.Dropout(dropout), nn.Linear(128 * side * side, 10)
         )
+        with torch.random.fork_rng():
+            # made last and from its own draws, so that the digit training (its dropout draws
+            # the same random numbers) is the same as without a pen head
+            self.pen = nn.Sequential(
+                nn.Flatten(), nn.Linear(128 * side * side, 16), nn.ReLU(), nn.Linear(16, 1)
+            )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """Map a (N, 1, SIZE, SIZE) batch of prepared cells to (N, 10) logits."""
         return self.head(self.features(x))
+
+    def forward_with_pen(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(N, 10) digit logits and (N,) pen logits of a (N, 1, SIZE, SIZE) batch."""
+        features = self.features(x)
+        return self.head(features), self.pen(features)[:, 0]
 
 
 class _WithSoftmax(nn.Module):
@@ -46,6 +62,16 @@ class _WithSoftmax(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.softmax(self.net(x), dim=1)
+
+
+class _DigitOutputs(nn.Module):
+    def __init__(self, net: DigitNet) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        logits, pen = self.net.forward_with_pen(x)
+        return torch.softmax(logits, dim=1), torch.sigmoid(pen)
 
 
 def export_onnx(
@@ -58,17 +84,20 @@ def export_onnx(
     """Write `net` plus a softmax (so it outputs probabilities) as ONNX, batch axis dynamic.
 
     `example` is an input batch of the right shape (default: two prepared cells, for the digit
-    model) and `input_name` the ONNX input's name ("features" for the kinds model)."""
-    wrapper = _WithSoftmax(net).eval()
+    model) and `input_name` the ONNX input's name ("features" for the kinds model). A DigitNet
+    also outputs "pen", the probability (N,) that each digit is handwritten."""
+    digits = isinstance(net, DigitNet)
+    wrapper = (_DigitOutputs(net) if digits else _WithSoftmax(net)).eval()
     dummy = torch.zeros(2, 1, SIZE, SIZE) if example is None else example
+    outputs = ["probabilities", "pen"] if digits else ["probabilities"]
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
         wrapper,
         (dummy,),
         str(path),
         input_names=[input_name],
-        output_names=["probabilities"],
-        dynamic_axes={input_name: {0: "n"}, "probabilities": {0: "n"}},
+        output_names=outputs,
+        dynamic_axes={input_name: {0: "n"}, **{name: {0: "n"} for name in outputs}},
         opset_version=17,
         dynamo=False,
     )

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from sudoku_lens.errors import GridNotFoundError, SudokuLensError
-from sudoku_lens.read.dataset import is_validation, read_dat
+from sudoku_lens.read.dataset import is_validation, kind_labels, read_dat
 from sudoku_lens.read.grid import GridLocation, cut_grid, locate_grid
 
 CORNER_KEYS = ("top_left", "top_right", "bottom_right", "bottom_left")
@@ -161,3 +161,13 @@ def cut_cells(
     orientation, with each cell's ink colour; along a jittered lattice when `rng` is given."""
     lattice = photo.lattice if rng is None else jitter_lattice(photo.lattice, rng)
     return cut_grid(image, lattice)
+
+
+def photo_kinds(root: Path, photo: Photo) -> np.ndarray | None:
+    """Kind labels (9x9, see `read.kinds`) of a photo of the dataset at `root`: every digit
+    printed in printed/; in mixed/, printed where printed/'s .dat of the same photo has a digit
+    and handwritten elsewhere (None where that file is missing)."""
+    if photo.path.parent.name == "printed":
+        return kind_labels(photo.labels, None)
+    givens = Path(root) / "printed" / photo.path.with_suffix(".dat").name
+    return kind_labels(photo.labels, read_dat(givens)) if givens.is_file() else None

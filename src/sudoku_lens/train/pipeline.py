@@ -33,7 +33,14 @@ from torch.nn import functional
 from tqdm import tqdm
 
 from sudoku_lens.errors import SudokuLensError
-from sudoku_lens.read.digits import SIZE, DigitClassifier, orient, prepare_cells, rotate_grid
+from sudoku_lens.read.digits import (
+    SIZE,
+    DigitClassifier,
+    orient_prepared,
+    prepare_cells,
+    rotate_grid,
+)
+from sudoku_lens.read.kinds import HANDWRITTEN
 from sudoku_lens.synth.handwriting import PENS, Pen, hand_digit
 from sudoku_lens.train.fonts import (
     find_fonts,
@@ -42,7 +49,7 @@ from sudoku_lens.train.fonts import (
     render_digit_glyphs,
 )
 from sudoku_lens.train.model import DigitNet, export_onnx
-from sudoku_lens.train.photos import Photo, cut_cells, load_photos
+from sudoku_lens.train.photos import Photo, cut_cells, load_photos, photo_kinds
 from sudoku_lens.train.quantize import CALIBRATION_CELLS, quantize_model
 from sudoku_lens.train.synth_cells import sheet_style, synth_cell
 
@@ -56,28 +63,39 @@ def _progress(iterable: Iterable, desc: str, total: int | None = None) -> Iterab
     return tqdm(iterable, desc=desc, total=total, disable=not sys.stderr.isatty(), leave=False)
 
 
+PRINT, PEN, NO_DIGIT = 0, 1, -1
+"""How a sample's digit was written (`Dataset.pens`): printed, by hand, or no digit (empty)."""
+
+
 @dataclass
 class Dataset:
-    """Prepared images (N, SIZE, SIZE) float32 and labels (N,) int64."""
+    """Prepared images (N, SIZE, SIZE) float32, labels (N,) int64 and how each digit was
+    written, `pens` (N,) int64: PRINT, PEN, or NO_DIGIT for an empty cell."""
 
     images: np.ndarray
     labels: np.ndarray
+    pens: np.ndarray
 
     @staticmethod
     def concat(parts: list[Dataset]) -> Dataset:
         return Dataset(
-            np.concatenate([p.images for p in parts]), np.concatenate([p.labels for p in parts])
+            np.concatenate([p.images for p in parts]),
+            np.concatenate([p.labels for p in parts]),
+            np.concatenate([p.pens for p in parts]),
         )
 
     def __len__(self) -> int:
         return len(self.labels)
 
 
-def _usable(images: np.ndarray, labels: np.ndarray) -> Dataset:
-    """Drop digit samples that preparation made blank: they would teach that blank is a digit."""
+def _usable(images: np.ndarray, labels: np.ndarray, pens: np.ndarray | int) -> Dataset:
+    """The samples with their pens (PRINT or PEN per sample, or one for all; NO_DIGIT is set
+    where the label is 0), less the digit samples that preparation made blank: they would
+    teach that blank is a digit."""
     filled = images.reshape(len(images), -1).max(axis=1) > 0
     keep = filled | (labels == 0)
-    return Dataset(images[keep], labels[keep].astype(np.int64))
+    pens = np.where(labels == 0, NO_DIGIT, np.broadcast_to(pens, labels.shape)).astype(np.int64)
+    return Dataset(images[keep], labels[keep].astype(np.int64), pens[keep])
 
 
 def synthetic_set(
@@ -104,7 +122,7 @@ def synthetic_set(
             crops.append(synth_cell(glyph, rng, style))
         images.append(prepare_cells(crops))
         labels.append(digits)
-    return _usable(np.concatenate(images), np.concatenate(labels))
+    return _usable(np.concatenate(images), np.concatenate(labels), PRINT)
 
 
 def _sheets_of_glyphs(
@@ -114,15 +132,15 @@ def _sheets_of_glyphs(
     rng: np.random.Generator,
     sheet: int = 27,
 ) -> Dataset:
-    """Cells holding `glyph_of(key, rng)` (a uint8 ink mask) for each key, labelled `labels`,
-    rendered by `synth_cell` in sheets that share a style and prepared together, as
+    """Handwritten cells holding `glyph_of(key, rng)` (a uint8 ink mask) for each key, labelled
+    `labels`, rendered by `synth_cell` in sheets that share a style and prepared together, as
     `synthetic_set` does."""
     images = []
     for start in range(0, len(keys), sheet):
         style = sheet_style(rng)
         crops = [synth_cell(glyph_of(int(k), rng), rng, style) for k in keys[start : start + sheet]]
         images.append(prepare_cells(crops))
-    return _usable(np.concatenate(images), labels)
+    return _usable(np.concatenate(images), labels, PEN)
 
 
 def generated_handwriting_set(count: int, seed: int, font_files: Sequence[str]) -> Dataset:
@@ -161,6 +179,15 @@ def mnist_set(seed: int, renders: int = 2) -> Dataset:
         return masks[index][ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
     return _sheets_of_glyphs(glyph_of, order, digits[order], rng)
+
+
+def _photo_pens(root: Path, photo: Photo) -> np.ndarray:
+    """(81,) PRINT or PEN of each cell of a dataset photo (`photo_kinds`), NO_DIGIT throughout
+    where its kinds are not known."""
+    kinds = photo_kinds(root, photo)
+    if kinds is None:
+        return np.full(81, NO_DIGIT, np.int64)
+    return np.where(kinds.ravel() == HANDWRITTEN, PEN, PRINT).astype(np.int64)
 
 
 def photo_images(
@@ -205,6 +232,9 @@ def find_rotation(
 BEND_SHARE = 0.5
 """Share of the training images bent at random in each batch (see `bend`)."""
 
+PEN_EPOCHS = 2
+"""Epochs of `train_pen_head` after the digit model is trained."""
+
 
 def bend(images: torch.Tensor, share: float, generator: torch.Generator) -> torch.Tensor:
     """Warp a random `share` of a (N, 1, SIZE, SIZE) batch by small random affine maps: up to
@@ -240,8 +270,9 @@ def train_net(
     lr: float = 3e-3,
     bend_share: float = 0.0,
 ) -> tuple[DigitNet, list[float]]:
-    """Train a fresh DigitNet on `data` with AdamW and a one-cycle schedule, a share
-    `bend_share` of each batch bent (`bend`); mean loss per epoch."""
+    """Train a fresh DigitNet's digit head (and the features under it) on `data` with AdamW and a
+    one-cycle schedule, a share `bend_share` of each batch bent (`bend`); mean loss per epoch.
+    The pen head is left to `train_pen_head`."""
     torch.manual_seed(seed)
     net = DigitNet()
     x = torch.from_numpy(data.images).unsqueeze(1)
@@ -276,6 +307,52 @@ def train_net(
     return net, losses
 
 
+def train_pen_head(
+    net: DigitNet,
+    data: Dataset,
+    *,
+    epochs: int,
+    seed: int,
+    log: Log,
+    batch: int = 256,
+    lr: float = 3e-3,
+    bend_share: float = 0.0,
+) -> list[float]:
+    """Train the pen head of a trained `net` on the samples of `data` holding a digit
+    (`Dataset.pens`: print or handwriting), its features frozen: the digits it reads stay
+    exactly those of the digit training. Mean loss per epoch."""
+    torch.manual_seed(seed)
+    keep = np.flatnonzero(data.pens != NO_DIGIT)
+    x = torch.from_numpy(data.images[keep]).unsqueeze(1)
+    y = torch.from_numpy(data.pens[keep]).float()
+    steps = max(1, (len(y) + batch - 1) // batch)
+    opt = torch.optim.AdamW(net.pen.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps)
+    loss_fn = nn.BCEWithLogitsLoss()
+    gen = torch.Generator().manual_seed(seed)
+    net.eval()
+    losses = []
+    for epoch in range(epochs):
+        net.pen.train()
+        order = torch.randperm(len(y), generator=gen)
+        total = 0.0
+        for step in _progress(range(steps), f"pen epoch {epoch + 1}/{epochs}"):
+            idx = order[step * batch : (step + 1) * batch]
+            xb = bend(x[idx], bend_share, gen) if bend_share > 0 else x[idx]
+            with torch.no_grad():
+                features = net.features(xb)
+            loss = loss_fn(net.pen(features)[:, 0], y[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+        losses.append(total / len(y))
+        log(f"pen epoch {epoch + 1}/{epochs}: loss {losses[-1]:.4f}")
+    net.eval()
+    return losses
+
+
 @dataclass
 class Report:
     """Validation figures on the held-out photos (read along their known lattices)."""
@@ -285,6 +362,8 @@ class Report:
     correct: int = 0
     exact: int = 0
     orient_right: int = 0
+    pen_right: int = 0
+    pen_digits: int = 0
     confusion: np.ndarray = field(default_factory=lambda: np.zeros((10, 10), np.int64))
     worst: list[tuple[str, int]] = field(default_factory=list)
 
@@ -294,6 +373,7 @@ class Report:
             f"validation photos: {self.photos}, grids exact: {self.exact}, "
             f"orientation right: {self.orient_right}",
             f"cell accuracy: {acc:.4%} ({self.cells - self.correct} wrong of {self.cells})",
+            f"print or pen told right (pen head): {self.pen_right}/{self.pen_digits} digits",
             "confusion (rows: true 0-9, columns: read 0-9):",
         ]
         out += ["  " + " ".join(f"{v:5d}" for v in row) for row in self.confusion]
@@ -305,12 +385,19 @@ class Report:
 
 
 def evaluate(photos: list[Photo], rotations: dict[Path, int], clf: DigitClassifier) -> Report:
-    """Read each photo's cells with `orient` and compare with its labels (known lattice)."""
+    """Read each photo's cells with `orient_prepared` and compare with its labels (known
+    lattice), print and pen included where the photo's kinds are known (`photo_kinds`)."""
     report = Report()
     for photo in _progress(photos, "validation"):
         location = cut_cells(photo.read_image(), photo)
-        k, probs = orient(location.cells, clf, ink_colour=location.ink_colour)
+        images = prepare_cells(location.cells, location.ink_colour)
+        k, probs, pen = orient_prepared(images, clf)
         read = probs.argmax(axis=2)
+        kinds = photo_kinds(photo.path.parent.parent, photo)
+        if kinds is not None:
+            digits = kinds > 0
+            report.pen_right += int(((pen > 0.5) == (kinds == HANDWRITTEN))[digits].sum())
+            report.pen_digits += int(digits.sum())
         truth = photo.labels.astype(np.int64)
         wrong = int(np.sum(read != truth))
         report.photos += 1
@@ -332,7 +419,13 @@ def _export(net: nn.Module, data: Dataset, real: Dataset, out: Path, log: Log) -
         export_onnx(net, float_model)
         exact = DigitClassifier(float_model)
         check = data.images[:512]
-        gap = float(np.abs(exact.predict_prepared(check) - _predict_fn(net)(check)).max())
+        probabilities, pen = exact.predict_with_pen(check)
+        with torch.no_grad():
+            logits, pen_logits = net.eval().forward_with_pen(torch.from_numpy(check).unsqueeze(1))
+        gap = max(
+            float(np.abs(probabilities - torch.softmax(logits, dim=1).numpy()).max()),
+            float(np.abs(pen - torch.sigmoid(pen_logits).numpy()).max()),
+        )
         if gap > 1e-4:
             raise SudokuLensError(f"ONNX export disagrees with PyTorch (max difference {gap:.2e})")
         cells = real.images if len(real) >= 16 * CALIBRATION_CELLS else data.images
@@ -414,9 +507,10 @@ def run_training(
         image = photo.read_image()
         variants = [clean[photo.path]]
         variants += [photo_images(image, photo, rng) for _ in range(photo_variants - 1)]
+        pens = _photo_pens(Path(data_dir), photo)
         for images in variants:
             upright = rotate_grid(images, k).reshape(81, SIZE, SIZE)
-            parts.append(_usable(upright, photo.labels.ravel()))
+            parts.append(_usable(upright, photo.labels.ravel(), pens))
     real = Dataset.concat(parts)
     log(f"photo cells: {len(real)} ({time.perf_counter() - start:.0f} s)")
 
@@ -430,6 +524,7 @@ def run_training(
     )
     data = Dataset.concat([synth, real, hand, mnist])
     net, _ = train_net(data, epochs=epochs, seed=seed, log=log, bend_share=BEND_SHARE)
+    train_pen_head(net, data, epochs=PEN_EPOCHS, seed=seed, log=log, bend_share=BEND_SHARE)
     clf = _export(net, data, real, Path(out), log)
     reports = {
         kind: evaluate([p for p in val_photos if p.path.parent.name == kind], rotations, clf)

@@ -22,8 +22,8 @@ CALIBRATION_BATCH = 256
 CALIBRATION_CELLS = 4096
 """Prepared cells, drawn at random, whose activations set the 8-bit ranges."""
 
-FLOAT_OPS = ("Gemm", "MatMul", "Softmax")
-"""Operators kept in float besides the first layer: the classifier head."""
+FLOAT_OPS = ("Gemm", "MatMul", "Softmax", "Sigmoid")
+"""Operators kept in float besides the first layer: the heads (digit and pen)."""
 
 
 def quantize_model(
