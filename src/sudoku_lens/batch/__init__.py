@@ -97,6 +97,10 @@ def process(
     from sudoku_lens.batch.output import read_recorded
 
     jobs = jobs or default_jobs()
+    if cluster in (None, "local"):  # its imports overlap ours, Dask's above all
+        from sudoku_lens.batch.local import PRELOAD, start_fork_server
+
+        start_fork_server([*(["distributed"] if cluster else []), *PRELOAD, worker.__module__])
     if resume_from is None or isinstance(resume_from, Recorded):
         recorded = resume_from or Recorded()
     else:

@@ -11,6 +11,7 @@ DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES=1 DASK_DISTRIBUTED__SCHEDULER__WOR
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import logging
 import uuid
@@ -30,10 +31,23 @@ SCHEDULER_SETTINGS = {
 a death against every task a worker holds, so queued ones would be charged too)."""
 
 
-LOCAL_WORKER_SETTINGS = {"distributed.worker.multiprocessing-method": "forkserver"}
+LOCAL_WORKER_SETTINGS = {
+    "distributed.worker.multiprocessing-method": "forkserver",
+    "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+}
 """A LocalCluster's workers are started by a fork server that has imported Dask once, instead
 of each spawning a fresh interpreter that imports it again: on 2 cores the spawned start-up
-overlapped the first worker's photos and cost the batch about a tenth of its rate."""
+overlapped the first worker's photos and cost the batch about a tenth of its rate. They keep
+the C library's own trimming of freed memory: Dask's MALLOC_TRIM_THRESHOLD_ of 64 kB hands
+each photo's buffers back to the system and faults them in again for the next one, which
+tripled the workers' system time (about a fifth of their CPU on photos)."""
+
+
+def check_distributed() -> None:
+    """Raise a one-line SudokuLensError saying how to install Dask when it is not installed;
+    without importing it (a third of a second, better spent while the fork server starts)."""
+    if importlib.util.find_spec("distributed") is None:
+        raise SudokuLensError("--cluster needs Dask: pip install 'sudoku-lens[batch]'")
 
 
 def require_distributed() -> Any:
