@@ -22,7 +22,7 @@ from sudoku_lens.batch.work import PuzzleUnit, work
 from sudoku_lens.cli import main
 from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.puzzle import format_line
-from sudoku_lens.puzzle.text import read_puzzles
+from sudoku_lens.puzzle.text import MAX_LINE_BYTES, read_puzzles
 from sudoku_lens.solve import solve_line
 from sudoku_lens.synth import EXAMPLE_PATH, example_photo, synth_photo
 
@@ -273,6 +273,35 @@ def test_a_file_cut_into_pieces_reads_as_a_whole(
         for entry in read_puzzles(unit.read().decode(), first_line=unit.first_line)
     ]
     assert pieces == read_puzzles(text)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    lengths=st.lists(
+        st.sampled_from([0, 81, MAX_LINE_BYTES - 1, MAX_LINE_BYTES, MAX_LINE_BYTES + 1, 25_000]),
+        min_size=1,
+        max_size=12,
+    ),
+    piece=st.sampled_from([100, 9_999, 10_001, 30_000, 1 << 20]),
+    final_break=st.booleans(),
+)
+def test_pieces_set_apart_exactly_the_lines_over_the_limit(
+    lengths: list[int], piece: int, final_break: bool, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    path = tmp_path_factory.mktemp("long") / "bank.txt"
+    path.write_text("\n".join("5" * length for length in lengths) + "\n" * final_break)
+    original = inputs.PIECE_BYTES
+    inputs.PIECE_BYTES = piece
+    try:
+        units = list(inputs.expand([path]))
+    finally:
+        inputs.PIECE_BYTES = original
+    lines = len(lengths) - (lengths[-1] == 0 and not final_break)  # no empty last line
+    assert sum(unit.lines for unit in units) == lines
+    assert [unit.first_line for unit in units if unit.too_long] == [
+        number for number, length in enumerate(lengths, 1) if length > MAX_LINE_BYTES
+    ]
+    assert all(unit.lines == 1 for unit in units if unit.too_long)
 
 
 @pytest.mark.parametrize("piece", [100, 20_000, 1 << 20])

@@ -97,10 +97,12 @@ def process(
     from sudoku_lens.batch.output import read_recorded
 
     jobs = jobs or default_jobs()
-    if cluster in (None, "local"):  # its imports overlap ours, Dask's above all
+    if cluster in (None, "local"):  # the fork server imports while we go on
+        from sudoku_lens.batch.cluster import LOCAL_CLUSTER_PRELOAD
         from sudoku_lens.batch.local import PRELOAD, start_fork_server
 
-        start_fork_server([*(["distributed"] if cluster else []), *PRELOAD, worker.__module__])
+        extra = LOCAL_CLUSTER_PRELOAD if cluster else []
+        start_fork_server([*extra, *PRELOAD, worker.__module__])
     if resume_from is None or isinstance(resume_from, Recorded):
         recorded = resume_from or Recorded()
     else:

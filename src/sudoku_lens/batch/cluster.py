@@ -43,6 +43,12 @@ each photo's buffers back to the system and faults them in again for the next on
 tripled the workers' system time (about a fifth of their CPU on photos)."""
 
 
+LOCAL_CLUSTER_PRELOAD = ["distributed", "sudoku_lens.pipeline"]
+"""What the fork server of a LocalCluster's workers imports besides the solver's modules: Dask,
+and the photo reader (OpenCV, ONNX Runtime; 0.1 s a worker otherwise). It is started before
+this process imports Dask (a third of a second), so both import at once, on two cores."""
+
+
 def check_distributed() -> None:
     """Raise a one-line SudokuLensError saying how to install Dask when it is not installed;
     without importing it (a third of a second, better spent while the fork server starts)."""

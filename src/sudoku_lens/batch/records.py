@@ -167,8 +167,8 @@ def _encode_solved(block: SolvedPuzzles, encoding: str) -> bytearray:
         head = buffer.getvalue().removesuffix(CSV_END) + ","
         constants = [head, ",puzzle,", ",,,", ",solved,,,", f",{CSV_END}"]
     fixed = len("".join(constants).encode()) + 81 + 81 + 9
-    widths = np.unique(digits)
-    starts = np.searchsorted(digits, widths).tolist()  # line numbers grow: a width is a run
+    widths = np.arange(digits[0], digits[-1] + 1)  # line numbers grow: a width is a run
+    starts = np.searchsorted(digits, widths).tolist()
     runs = list(zip(starts, [*starts[1:], count], widths.tolist(), strict=True))
     sizes = [(end - start) * (fixed + width) for start, end, width in runs]
     out = bytearray(sum(sizes))
