@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -372,6 +373,18 @@ def test_results_are_never_overwritten_and_parquet_is_not_resumed(tmp_path: Path
     assert "cannot resume" in capsys.readouterr().err
     assert main(["batch", str(bank), "-o", str(tmp_path / "r.txt")]) == 2
     assert "name it .jsonl, .csv or .parquet" in capsys.readouterr().err
+
+
+def test_the_batch_command_runs_openblas_on_one_thread_unless_told_otherwise(
+    tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setattr(os, "environ", {k: v for k, v in os.environ.items() if "OPENBLAS" not in k})
+    bank = puzzle_file(tmp_path / "bank.txt")
+    main(["batch", str(bank), "-o", str(tmp_path / "one.jsonl")])
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+    os.environ["OPENBLAS_NUM_THREADS"] = "3"
+    main(["batch", str(bank), "-o", str(tmp_path / "three.jsonl")])
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "3"
 
 
 @pytest.mark.parametrize(
