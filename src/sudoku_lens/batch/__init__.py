@@ -98,9 +98,11 @@ def process(
 
     jobs = jobs or default_jobs()
     if cluster in (None, "local"):  # the fork server imports while we go on
-        from sudoku_lens.batch.cluster import LOCAL_CLUSTER_PRELOAD
+        from sudoku_lens.batch.cluster import LOCAL_CLUSTER_PRELOAD, check_distributed
         from sudoku_lens.batch.local import PRELOAD, start_fork_server
 
+        if cluster:
+            check_distributed()
         extra = LOCAL_CLUSTER_PRELOAD if cluster else []
         start_fork_server([*extra, *PRELOAD, worker.__module__])
     if resume_from is None or isinstance(resume_from, Recorded):
