@@ -216,10 +216,11 @@ def test_a_bank_of_plain_lines_takes_the_packed_path_with_the_same_rows(tmp_path
 @settings(max_examples=40, deadline=None)
 @example(first_line=9_995, seconds=[0.5, 9.25, 0.0, 1e-7, 3.3] * 2, source='a "b", c')
 @given(
-    first_line=st.integers(1, 10**7),
+    first_line=st.integers(1, 10**12),
     seconds=st.lists(st.floats(0, 9.4), min_size=1, max_size=30),
     source=st.text(min_size=1, max_size=12),
 )
+@example(first_line=99_999_990, seconds=[0.5] * 20, source="bank.txt")  # 8 digits, then 9
 def test_packed_rows_are_the_rows_of_the_records(
     first_line: int, seconds: list[float], source: str
 ) -> None:
