@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -22,7 +23,7 @@ from sudoku_lens.batch.work import PuzzleUnit, work
 from sudoku_lens.cli import main
 from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.puzzle import format_line
-from sudoku_lens.puzzle.text import read_puzzles
+from sudoku_lens.puzzle.text import MAX_LINE_BYTES, read_puzzles
 from sudoku_lens.solve import solve_line
 from sudoku_lens.synth import EXAMPLE_PATH, example_photo, synth_photo
 
@@ -215,10 +216,11 @@ def test_a_bank_of_plain_lines_takes_the_packed_path_with_the_same_rows(tmp_path
 @settings(max_examples=40, deadline=None)
 @example(first_line=9_995, seconds=[0.5, 9.25, 0.0, 1e-7, 3.3] * 2, source='a "b", c')
 @given(
-    first_line=st.integers(1, 10**7),
+    first_line=st.integers(1, 10**12),
     seconds=st.lists(st.floats(0, 9.4), min_size=1, max_size=30),
     source=st.text(min_size=1, max_size=12),
 )
+@example(first_line=99_999_990, seconds=[0.5] * 20, source="bank.txt")  # 8 digits, then 9
 def test_packed_rows_are_the_rows_of_the_records(
     first_line: int, seconds: list[float], source: str
 ) -> None:
@@ -273,6 +275,35 @@ def test_a_file_cut_into_pieces_reads_as_a_whole(
         for entry in read_puzzles(unit.read().decode(), first_line=unit.first_line)
     ]
     assert pieces == read_puzzles(text)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    lengths=st.lists(
+        st.sampled_from([0, 81, MAX_LINE_BYTES - 1, MAX_LINE_BYTES, MAX_LINE_BYTES + 1, 25_000]),
+        min_size=1,
+        max_size=12,
+    ),
+    piece=st.sampled_from([100, 9_999, 10_001, 30_000, 1 << 20]),
+    final_break=st.booleans(),
+)
+def test_pieces_set_apart_exactly_the_lines_over_the_limit(
+    lengths: list[int], piece: int, final_break: bool, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    path = tmp_path_factory.mktemp("long") / "bank.txt"
+    path.write_text("\n".join("5" * length for length in lengths) + "\n" * final_break)
+    original = inputs.PIECE_BYTES
+    inputs.PIECE_BYTES = piece
+    try:
+        units = list(inputs.expand([path]))
+    finally:
+        inputs.PIECE_BYTES = original
+    lines = len(lengths) - (lengths[-1] == 0 and not final_break)  # no empty last line
+    assert sum(unit.lines for unit in units) == lines
+    assert [unit.first_line for unit in units if unit.too_long] == [
+        number for number, length in enumerate(lengths, 1) if length > MAX_LINE_BYTES
+    ]
+    assert all(unit.lines == 1 for unit in units if unit.too_long)
 
 
 @pytest.mark.parametrize("piece", [100, 20_000, 1 << 20])
@@ -343,6 +374,18 @@ def test_results_are_never_overwritten_and_parquet_is_not_resumed(tmp_path: Path
     assert "cannot resume" in capsys.readouterr().err
     assert main(["batch", str(bank), "-o", str(tmp_path / "r.txt")]) == 2
     assert "name it .jsonl, .csv or .parquet" in capsys.readouterr().err
+
+
+def test_the_batch_command_runs_openblas_on_one_thread_unless_told_otherwise(
+    tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setattr(os, "environ", {k: v for k, v in os.environ.items() if "OPENBLAS" not in k})
+    bank = puzzle_file(tmp_path / "bank.txt")
+    main(["batch", str(bank), "-o", str(tmp_path / "one.jsonl")])
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+    os.environ["OPENBLAS_NUM_THREADS"] = "3"
+    main(["batch", str(bank), "-o", str(tmp_path / "three.jsonl")])
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "3"
 
 
 @pytest.mark.parametrize(

@@ -97,6 +97,14 @@ def process(
     from sudoku_lens.batch.output import read_recorded
 
     jobs = jobs or default_jobs()
+    if cluster in (None, "local"):  # the fork server imports while we go on
+        from sudoku_lens.batch.cluster import LOCAL_CLUSTER_PRELOAD, check_distributed
+        from sudoku_lens.batch.local import PRELOAD, start_fork_server
+
+        if cluster:
+            check_distributed()
+        extra = LOCAL_CLUSTER_PRELOAD if cluster else []
+        start_fork_server([*extra, *PRELOAD, worker.__module__])
     if resume_from is None or isinstance(resume_from, Recorded):
         recorded = resume_from or Recorded()
     else:

@@ -11,6 +11,7 @@ DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES=1 DASK_DISTRIBUTED__SCHEDULER__WOR
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import logging
 import uuid
@@ -30,10 +31,31 @@ SCHEDULER_SETTINGS = {
 a death against every task a worker holds, so queued ones would be charged too)."""
 
 
-LOCAL_WORKER_SETTINGS = {"distributed.worker.multiprocessing-method": "forkserver"}
+LOCAL_WORKER_SETTINGS = {
+    "distributed.worker.multiprocessing-method": "forkserver",
+    "distributed.worker.profile.enabled": False,
+}
 """A LocalCluster's workers are started by a fork server that has imported Dask once, instead
 of each spawning a fresh interpreter that imports it again: on 2 cores the spawned start-up
-overlapped the first worker's photos and cost the batch about a tenth of its rate."""
+overlapped the first worker's photos and cost the batch about a tenth of its rate. Their
+statistical profiler, which samples each worker's stack every 10 ms for a dashboard that a
+batch's cluster does not have, is off (some 2.5% of their CPU on photos)."""
+
+
+LOCAL_CLUSTER_PRELOAD = ["distributed", "sudoku_lens.pipeline"]
+"""What the fork server of a LocalCluster's workers imports besides the solver's modules: Dask,
+and the photo reader (OpenCV, ONNX Runtime; 0.1 s a worker otherwise). It is started before
+this process imports Dask (a third of a second), so both import at once, on two cores. Started
+before Dask's nannies, it does not take on the environment they set for the workers they
+start: with its MALLOC_TRIM_THRESHOLD_ of 64 kB, each photo's buffers went back to the system
+and were faulted in again for the next, which tripled the workers' system time."""
+
+
+def check_distributed() -> None:
+    """Raise a one-line SudokuLensError saying how to install Dask when it is not installed;
+    without importing it (a third of a second, better spent while the fork server starts)."""
+    if importlib.util.find_spec("distributed") is None:
+        raise SudokuLensError("--cluster needs Dask: pip install 'sudoku-lens[batch]'")
 
 
 def require_distributed() -> Any:

@@ -113,6 +113,20 @@ class _Process:
         self.tasks: deque[tuple[int, Unit, int]] = deque()  # index, unit, attempt; oldest first
 
 
+def start_fork_server(modules: list[str]) -> None:
+    """Start the fork server that worker processes are forked from (this pool's, and a
+    LocalCluster's), importing `modules` once, unless one runs already.
+
+    It returns at once: the server imports while this process goes on (expanding inputs,
+    importing Dask), instead of while the batch waits for its first workers. Worker processes
+    block until the imports are done when they are started.
+    """
+    from multiprocessing import forkserver
+
+    forkserver.set_forkserver_preload(modules)
+    forkserver.ensure_running()
+
+
 class LocalPool:
     """Run units on `jobs` worker processes; results come back in completion order.
 
@@ -125,7 +139,7 @@ class LocalPool:
         self, jobs: int, worker: Worker, encoding: str | None, spill_dir: str | None = None
     ) -> None:
         self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload([*PRELOAD, worker.__module__])
+        start_fork_server([*PRELOAD, worker.__module__])
         self._worker, self._encoding, self._spill_dir = worker, encoding, spill_dir
         self._queue: deque[tuple[int, Unit, int]] = deque()
         self._ready: deque[tuple[int, Done]] = deque()

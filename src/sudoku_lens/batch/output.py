@@ -22,7 +22,14 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from sudoku_lens.batch.inputs import Recorded
-from sudoku_lens.batch.records import FIELDS, Block, arrow_schema, arrow_table, csv_header
+from sudoku_lens.batch.records import (
+    DICTIONARY_COLUMNS,
+    FIELDS,
+    Block,
+    arrow_schema,
+    arrow_table,
+    csv_header,
+)
 from sudoku_lens.batch.work import Done
 from sudoku_lens.errors import SudokuLensError
 
@@ -137,7 +144,9 @@ class ResultsWriter:
             if self.format == "parquet":
                 import pyarrow.parquet as pq
 
-                self._parquet = pq.ParquetWriter(str(self.path), arrow_schema())
+                self._parquet = pq.ParquetWriter(
+                    str(self.path), arrow_schema(), use_dictionary=DICTIONARY_COLUMNS
+                )
                 self._tables: list[Any] = []
                 self._rows = 0
             else:  # not O_APPEND, which os.copy_file_range refuses: written at the end instead

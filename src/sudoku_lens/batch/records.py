@@ -141,10 +141,10 @@ def _encode_solved(block: SolvedPuzzles, encoding: str) -> bytearray:
     """Rows of a SolvedPuzzles block written with NumPy into one buffer, no loop per puzzle.
 
     The rows of a run of line numbers with the same count of digits share one layout: a
-    template of the constant text, copied to every row at once, then the variable columns
-    (line, puzzle, solution, seconds) written over it. Numbers are written the way Python
-    writes them for lines; seconds with 7 decimals (the rounding every record gets), which
-    needs them under 10.
+    template of the constant text, repeated into the buffer (filled once, never zeroed first),
+    then the variable columns (line, puzzle, solution, seconds) written over it. Numbers are
+    written the way Python writes them for lines; seconds with 7 decimals (the rounding every
+    record gets), which needs them under 10.
     """
     count = len(block)
     lines = block.first_line + np.arange(count, dtype=np.int64)
@@ -166,28 +166,29 @@ def _encode_solved(block: SolvedPuzzles, encoding: str) -> bytearray:
         csv.writer(buffer, lineterminator=CSV_END).writerow([block.source])
         head = buffer.getvalue().removesuffix(CSV_END) + ","
         constants = [head, ",puzzle,", ",,,", ",solved,,,", f",{CSV_END}"]
-    fixed = len("".join(constants).encode()) + 81 + 81 + 9
-    widths = np.unique(digits)
-    starts = np.searchsorted(digits, widths).tolist()  # line numbers grow: a width is a run
-    runs = list(zip(starts, [*starts[1:], count], widths.tolist(), strict=True))
-    sizes = [(end - start) * (fixed + width) for start, end, width in runs]
-    out = bytearray(sum(sizes))
-    offset = 0
-    for (start, end, width), size in zip(runs, sizes, strict=True):
-        rows = np.frombuffer(out, np.uint8, size, offset).reshape(end - start, fixed + width)
-        offset += size
+    widths = np.arange(digits[0], digits[-1] + 1)  # line numbers grow: a width is a run
+    starts = np.searchsorted(digits, widths).tolist()
+    runs = []  # (first row, end row, line width, template, where the variable columns go)
+    for start, end, width in zip(starts, [*starts[1:], count], widths.tolist(), strict=True):
         template = bytearray()
-        places = []  # where the line, puzzle, solution and seconds go
-        for constant, variable in zip(constants, (width, 81, 81, 9, 0), strict=True):
+        places = []
+        fillers = (b"0" * width, b"0" * 81, b"0" * 81, b"0.0000000", b"")
+        for constant, filler in zip(constants, fillers, strict=True):
             template += constant.encode()
             places.append(len(template))
-            template += b"0" * variable
+            template += filler
+        runs.append((start, end, width, template, places))
+    parts = [template * (end - start) for start, end, _, template, _ in runs]
+    out = parts[0] if len(parts) == 1 else bytearray().join(parts)  # filled, never zeroed
+    offset = 0
+    for start, end, width, template, places in runs:
+        rows = np.frombuffer(out, np.uint8, len(template) * (end - start), offset)
+        rows = rows.reshape(end - start, len(template))
+        offset += rows.size
         line, puzzle, solution, seconds = places[:4]
-        rows[:] = np.frombuffer(bytes(template), np.uint8)
         _write_digits(rows, line, width, lines[start:end])
         rows[:, puzzle : puzzle + 81] = puzzles[start:end]
         rows[:, solution : solution + 81] = solutions[start:end]
-        rows[:, seconds + 1] = ord(".")
         _write_digits(rows, seconds + 2, 7, tenths[start:end])
         rows[:, seconds] += (tenths[start:end] // 10_000_000).astype(np.uint8)
     return out
@@ -225,6 +226,12 @@ def arrow_schema() -> Any:
     )
 
 
+DICTIONARY_COLUMNS = ["source", "kind", "status", "rating", "level", "error"]
+"""The Parquet columns whose values repeat, written with a dictionary; the others (grids,
+solutions, line numbers, seconds) hardly ever repeat, and trying one for them costs time for
+nothing (a tenth of the writing)."""
+
+
 def arrow_table(block: Block) -> Any:
     """The block as an Arrow table with `arrow_schema()`."""
     import pyarrow as pa
@@ -236,14 +243,14 @@ def arrow_table(block: Block) -> Any:
     offsets = pa.py_buffer(np.arange(0, 81 * (count + 1), 81, dtype=np.int32))
     text = pa.string()
     columns = {
-        "source": pa.array([block.source] * count, text),
+        "source": pa.repeat(pa.scalar(block.source, text), count),
         "line": pa.array(block.first_line + np.arange(count, dtype=np.int64)),
-        "kind": pa.array(["puzzle"] * count, text),
+        "kind": pa.repeat(pa.scalar("puzzle", text), count),
         "grid": pa.StringArray.from_buffers(count, offsets, pa.py_buffer(block.puzzles)),
         "kinds": pa.nulls(count, text),
         "givens": pa.nulls(count, text),
         "solution": pa.StringArray.from_buffers(count, offsets, pa.py_buffer(block.solutions)),
-        "status": pa.array(["solved"] * count, text),
+        "status": pa.repeat(pa.scalar("solved", text), count),
         "rating": pa.nulls(count, pa.float64()),
         "level": pa.nulls(count, text),
         "seconds": pa.array(np.frombuffer(block.seconds, np.float64).round(7)),

@@ -73,15 +73,19 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the batch, write the records, report progress and a summary on a terminal."""
+    # One thread per process, set before NumPy is imported here and in the fork server: the
+    # batch does no linear algebra, and OpenBLAS's idle threads spin for a tenth of a second
+    # of CPU after each import, taken from the workers on a busy machine (Dask does the same).
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from sudoku_lens.batch.inputs import expand
     from sudoku_lens.batch.output import output_format, read_recorded
 
     output_format(args.output)
     expand(args.inputs)  # every input names something: checked before RESULTS is created
     if args.cluster is not None:
-        from sudoku_lens.batch.cluster import require_distributed
+        from sudoku_lens.batch.cluster import check_distributed
 
-        require_distributed()
+        check_distributed()
     recorded = read_recorded(args.output) if args.resume else None
     on_terminal = sys.stderr.isatty()
     start = time.perf_counter()
