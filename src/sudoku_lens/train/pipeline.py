@@ -260,6 +260,14 @@ def bend(images: torch.Tensor, share: float, generator: torch.Generator) -> torc
     return functional.grid_sample(images, grid, align_corners=False)
 
 
+def _optimizer(
+    parameters: Iterable[nn.Parameter], lr: float, steps: int
+) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LRScheduler]:
+    """AdamW (weight decay 1e-4) and a one-cycle schedule peaking at `lr` over `steps` steps."""
+    opt = torch.optim.AdamW(parameters, lr=lr, weight_decay=1e-4)
+    return opt, torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
+
+
 def train_net(
     data: Dataset,
     *,
@@ -278,8 +286,7 @@ def train_net(
     x = torch.from_numpy(data.images).unsqueeze(1)
     y = torch.from_numpy(data.labels)
     steps = max(1, (len(y) + batch - 1) // batch)
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps)
+    opt, sched = _optimizer(net.parameters(), lr, epochs * steps)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     gen = torch.Generator().manual_seed(seed)
     losses = []
@@ -326,8 +333,7 @@ def train_pen_head(
     x = torch.from_numpy(data.images[keep]).unsqueeze(1)
     y = torch.from_numpy(data.pens[keep]).float()
     steps = max(1, (len(y) + batch - 1) // batch)
-    opt = torch.optim.AdamW(net.pen.parameters(), lr=lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps)
+    opt, sched = _optimizer(net.pen.parameters(), lr, epochs * steps)
     loss_fn = nn.BCEWithLogitsLoss()
     gen = torch.Generator().manual_seed(seed)
     net.eval()
