@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from batch_workers import die_on_crash_photos
 from sudoku_lens.batch import FIELDS, Record, SolvedPuzzles, inputs, process, run
 from sudoku_lens.batch.records import csv_header, encode
-from sudoku_lens.batch.work import PuzzleUnit, work
+from sudoku_lens.batch.work import PuzzleUnit, Unit, work
 from sudoku_lens.cli import main
 from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.puzzle import format_line
@@ -248,6 +248,16 @@ def parse_csv(data: bytes) -> list[list]:
     return [[*row[:10], float(row[10]), row[11]] for row in rows]
 
 
+def units_in_pieces(path: Path, piece: int) -> list[Unit]:
+    """`inputs.expand([path])` with the file cut into pieces of about `piece` bytes."""
+    original = inputs.PIECE_BYTES
+    inputs.PIECE_BYTES = piece
+    try:
+        return list(inputs.expand([path]))
+    finally:
+        inputs.PIECE_BYTES = original
+
+
 @settings(max_examples=30, deadline=None)
 @given(
     entries=st.lists(
@@ -263,12 +273,7 @@ def test_a_file_cut_into_pieces_reads_as_a_whole(
     path = tmp_path_factory.mktemp("cut") / "bank.txt"
     text = "\n".join(entries)
     path.write_text(text)
-    original = inputs.PIECE_BYTES
-    inputs.PIECE_BYTES = piece
-    try:
-        units = list(inputs.expand([path]))
-    finally:
-        inputs.PIECE_BYTES = original
+    units = units_in_pieces(path, piece)
     pieces = [
         entry
         for unit in units
@@ -292,12 +297,7 @@ def test_pieces_set_apart_exactly_the_lines_over_the_limit(
 ) -> None:
     path = tmp_path_factory.mktemp("long") / "bank.txt"
     path.write_text("\n".join("5" * length for length in lengths) + "\n" * final_break)
-    original = inputs.PIECE_BYTES
-    inputs.PIECE_BYTES = piece
-    try:
-        units = list(inputs.expand([path]))
-    finally:
-        inputs.PIECE_BYTES = original
+    units = units_in_pieces(path, piece)
     lines = len(lengths) - (lengths[-1] == 0 and not final_break)  # no empty last line
     assert sum(unit.lines for unit in units) == lines
     assert [unit.first_line for unit in units if unit.too_long] == [
