@@ -7,10 +7,9 @@ share of right entries reported wrong or unsure (target <= 1%), the share of rig
 reported wrong alone, and how many photos had their givens solved. A sweep shows the same two
 shares for other unsure thresholds (`UNSURE_BELOW`), to retune it when the digit model changes.
 
-`--kinds truth` (the default until the reader tells print from handwriting) takes each cell's
-kind from the generator and everything else (digits, probabilities) from the reader;
-`--kinds reader` uses the reader's own kinds, which measures the whole thing once the kinds
-classifier lands.
+`--kinds truth` (the default) takes each cell's kind from the generator, as certain, and
+everything else (digits, probabilities) from the reader: the check alone; `--kinds reader` uses
+the reader's own kinds and their probabilities: the whole thing, as a user gets it.
 
     python benchmarks/check.py --seeds 40
     python benchmarks/check.py --seeds 40 --kinds reader
