@@ -85,12 +85,13 @@ def test_assign_kinds_keeps_digits_of_print_and_pen_only() -> None:
     kinds[0, 0], kinds[0, 1], kinds[0, 2], kinds[0, 3] = np.eye(4)[[PRINTED, HANDWRITTEN, NOTES, 0]]
     kinds[1, 0] = np.eye(4)[PRINTED]  # no digit read there: empty or notes only
     kinds[1, 1] = [0.2, 0.5, 0.0, 0.3]
-    grid, kind = assign_kinds(kinds, digits)
+    grid, kind, chosen_from = assign_kinds(kinds, digits)
     assert grid[0, :4].tolist() == [7, 7, 0, 0]
     assert kind[0, :4].tolist() == [PRINTED, HANDWRITTEN, NOTES, EMPTY]
     assert kind[1, :2].tolist() == [EMPTY, NOTES]
     assert not grid[1:].any() and not (kind[2:] != EMPTY).any()
     allowed = allowed_kind_probabilities(kinds, digits)
+    np.testing.assert_array_equal(chosen_from, allowed)
     np.testing.assert_allclose(allowed[1, 1], [0.4, 0.0, 0.0, 0.6], atol=1e-6)
     np.testing.assert_allclose(allowed[0, 1], np.eye(4)[HANDWRITTEN], atol=1e-6)
     assert np.array_equal(allowed.argmax(axis=2), kind)

@@ -282,18 +282,18 @@ def allowed_kind_probabilities(
 
 def assign_kinds(
     kind_probabilities: np.ndarray, digit_probabilities: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """(grid, kinds) of the upright puzzle from the kinds model's (9, 9, 4) probabilities and the
-    digit model's (9, 9, 10) (`CellReading.candidates`): a cell where the digit model reads no
-    digit is empty or pencil notes; elsewhere the likeliest kind (see
-    `allowed_kind_probabilities`). The digit is kept for printed and handwritten cells only
-    (pencil notes count as empty)."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(grid, kinds, allowed) of the upright puzzle from the kinds model's (9, 9, 4)
+    probabilities and the digit model's (9, 9, 10) (`CellReading.candidates`): a cell where the
+    digit model reads no digit is empty or pencil notes; elsewhere the likeliest kind. `allowed`
+    are the probabilities the kinds were chosen from (`allowed_kind_probabilities`). The digit
+    is kept for printed and handwritten cells only (pencil notes count as empty)."""
     allowed = allowed_kind_probabilities(kind_probabilities, digit_probabilities)
     kinds = allowed.argmax(axis=2).astype(np.uint8)
     digit_probabilities = np.asarray(digit_probabilities).reshape(9, 9, 10)
     digit = (digit_probabilities[..., 1:].argmax(axis=2) + 1).astype(np.uint8)
     written = (kinds == PRINTED) | (kinds == HANDWRITTEN)
-    return np.where(written, digit, 0).astype(np.uint8), kinds
+    return np.where(written, digit, 0).astype(np.uint8), kinds, allowed
 
 
 class KindClassifier:

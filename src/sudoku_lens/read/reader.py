@@ -21,7 +21,6 @@ from sudoku_lens.read.kinds import (
     KIND_NAMES,
     PRINTED,
     KindClassifier,
-    allowed_kind_probabilities,
     assign_kinds,
     kinds_text,
     read_cells,
@@ -132,9 +131,8 @@ def _read(image_bgr: np.ndarray, timings: dict[str, float], trace: GridSearch | 
     cells = read_cells(location)
     timings["digits"] = time.perf_counter() - start
     start = time.perf_counter()
-    kind_probabilities = KindClassifier.default().predict(cells.features)
-    grid, kinds = assign_kinds(kind_probabilities, cells.candidates)
-    kind_probabilities = allowed_kind_probabilities(kind_probabilities, cells.candidates)
+    predicted = KindClassifier.default().predict(cells.features)
+    grid, kinds, kind_probabilities = assign_kinds(predicted, cells.candidates)
     read_empty = (cells.probabilities.argmax(axis=2) == 0)[..., None]
     probabilities = np.where(
         (grid > 0)[..., None],

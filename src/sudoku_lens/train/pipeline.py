@@ -11,7 +11,8 @@
    ones completed by hand, whose handwritten digits are labelled too), turn them upright, add
    them to the synthetic set and train the final model; validation photos (N % 5 == 0) are
    never used. Training bends a share of the images at random (rotation, scale, shear, shift),
-   as hands and cameras do.
+   as hands and cameras do. The pen head (print or handwriting) is trained afterwards on the
+   finished features (`train_pen_head`), so it leaves the digits read as they were.
 4. Export to ONNX, check that ONNX Runtime agrees with PyTorch, quantize the model to 8 bits
    (`sudoku_lens.train.quantize`) and report the shipped model on the validation photos.
 """
