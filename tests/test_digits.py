@@ -11,9 +11,11 @@ import pytest
 from sudoku_lens.read.digits import (
     BOX,
     MODEL_PATH,
+    ORIENT_CELLS,
     SIZE,
     DigitClassifier,
     orient,
+    orient_prepared,
     prepare_cell,
     rotate_grid,
 )
@@ -192,6 +194,46 @@ def test_orient_needs_81_cells() -> None:
 def test_orient_of_an_empty_grid_is_upright_and_empty() -> None:
     k, probs = orient([render_cell(0)] * 81)
     assert k == 0 and np.all(probs.argmax(axis=2) == 0)
+
+
+class HesitantReader:
+    """A stand-in digit model that reads every filled cell as a 5, with probability `upright`
+    the right way up (told by a mark in the top-left corner of the upright image) and `turned`
+    in the other three turns; it counts the images it is given."""
+
+    def __init__(self, upright: float, turned: float) -> None:
+        self.upright, self.turned = upright, turned
+        self.images = 0
+
+    def predict_with_pen(self, images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.images += len(images)
+        five = np.where(images[:, 0, 0] > 0.75, self.upright, self.turned)
+        probabilities = np.zeros((len(images), 10), np.float32)
+        probabilities[:, 5], probabilities[:, 0] = five, 1 - five
+        return probabilities, np.zeros(len(images), np.float32)
+
+    def blank_probabilities(self) -> np.ndarray:
+        return np.eye(10, dtype=np.float32)[0]
+
+
+@pytest.mark.parametrize(
+    ("lead", "cells_read_four_ways"), [(0.4, ORIENT_CELLS), (0.2, 2 * ORIENT_CELLS), (0.01, 81)]
+)
+@pytest.mark.parametrize("k", [1, 2])
+def test_orient_reads_more_cells_four_ways_only_while_the_turn_is_in_doubt(
+    lead: float, cells_read_four_ways: int, k: int
+) -> None:
+    """Each cell read the right way up leads the other turns by `lead` (log-confidence): 0.4
+    settles the turn on the first cells, 0.2 only on twice as many, 0.01 not before every cell
+    has been read four ways; the rest are read once, in the turn found."""
+    marked = np.full((9, 9, SIZE, SIZE), 0.5, np.float32)
+    marked[:, :, 0, 0] = 1.0
+    as_photographed = rotate_grid(marked, 4 - k).reshape(81, SIZE, SIZE)
+    reader = HesitantReader(upright=0.5 * np.exp(lead), turned=0.5)
+    turns, probabilities, _ = orient_prepared(as_photographed, reader)
+    assert turns == k
+    assert np.all(probabilities.argmax(axis=2) == 5)
+    assert reader.images == 4 * cells_read_four_ways + (81 - cells_read_four_ways)
 
 
 def test_reads_validation_photos_along_their_training_lattices(wicht_data: Path) -> None:

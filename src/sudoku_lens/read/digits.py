@@ -303,11 +303,12 @@ class DigitClassifier:
 
 
 ORIENT_CELLS = 12
-"""Filled cells, spread over the grid, read in all four turns to choose the orientation."""
+"""Filled cells, spread over the grid, first read in all four turns to choose the orientation."""
 
-CLEAR_MARGIN = 0.3
-"""Lead (mean log-confidence) of the best turn over the next one on the sampled cells below
-which every filled cell is read in all four turns instead."""
+CLEAR_LEAD = 3.6
+"""Lead of the best turn over the next one, in log-confidence summed over the cells read in all
+four turns, that settles the orientation (0.3 per cell on the first ORIENT_CELLS); below it
+twice as many cells are read in all four turns, until every filled cell has been."""
 
 
 def _turn_scores(probs: np.ndarray) -> np.ndarray:
@@ -335,9 +336,11 @@ def orient(
     mean log-confidence of the best digit over filled cells: upright digits are read with
     confidence, sideways or upside-down ones are not, and averaging settles digits that look
     alike upside down (6 and 9). ORIENT_CELLS filled cells spread over the grid are read in all
-    four turns; when one turn leads by CLEAR_MARGIN, only the other filled cells are read, in that
+    four turns; when one turn leads by CLEAR_LEAD, only the other filled cells are read, in that
     turn alone, which on a full grid costs a third of reading all of them four times. Otherwise
-    every filled cell is read in every turn. Returns (k, probabilities (9, 9, 10) in the upright
+    twice as many cells are read in every turn, and so on until one turn leads by CLEAR_LEAD or
+    every filled cell has been read in every turn: a grid of hesitant handwriting settles on 24
+    cells where it would not on 12. Returns (k, probabilities (9, 9, 10) in the upright
     orientation).
     """
     if len(cells) != 81:
@@ -360,13 +363,22 @@ def orient_prepared(
     filled = np.flatnonzero(images.reshape(81, -1).max(axis=1) > 0)
     if len(filled) == 0:
         return 0, out.reshape(9, 9, 10), pen.reshape(9, 9)
-    picks = np.unique(np.linspace(0, len(filled) - 1, min(ORIENT_CELLS, len(filled))).round())
-    sample = filled[picks.astype(np.intp)]
-    sampled, sampled_pen = _read_turned(clf, images[sample])
-    scores = np.sort(_turn_scores(sampled))
-    if len(sample) < len(filled) and scores[-1] - scores[-2] < CLEAR_MARGIN:
-        sample = filled
-        sampled, sampled_pen = _read_turned(clf, images[filled])
+    sample = np.zeros(0, np.intp)
+    sampled = np.zeros((4, 0, 10), np.float32)
+    sampled_pen = np.zeros((4, 0), np.float32)
+    count = ORIENT_CELLS
+    while len(sample) < len(filled):
+        # every (len(filled) / count)-th filled cell: each doubling keeps the cells already read
+        picks = np.unique(np.arange(count) * len(filled) // count)
+        more = np.setdiff1d(filled[picks], sample)
+        probabilities, pen_more = _read_turned(clf, images[more])
+        sample = np.concatenate([sample, more])
+        sampled = np.concatenate([sampled, probabilities], axis=1)
+        sampled_pen = np.concatenate([sampled_pen, pen_more], axis=1)
+        scores = np.sort(_turn_scores(sampled))
+        if (scores[-1] - scores[-2]) * len(sample) >= CLEAR_LEAD:
+            break
+        count *= 2
     k = int(np.argmax(_turn_scores(sampled)))
     out[sample], pen[sample] = sampled[k], sampled_pen[k]
     rest = np.setdiff1d(filled, sample, assume_unique=True)
