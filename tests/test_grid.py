@@ -13,6 +13,7 @@ from sudoku_lens.errors import GridNotFoundError
 from sudoku_lens.read.grid import CROP, GridLocation, locate_grid
 from sudoku_lens.read.reader import read_photo
 from sudoku_lens.synth import GlyphFont, GridStyle, place_in_scene, random_puzzle, render_grid
+from sudoku_lens.synth.handwriting import synth_filled_photo
 
 PUZZLE = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 SIDE = 900
@@ -207,3 +208,17 @@ def test_hairline_rules_beside_bold_digits_are_cut_along_the_rules(seed: int) ->
         grid_image, rng, "easy", puzzle=givens, solution=solution, style=HAIRLINES, rotation=0
     )
     np.testing.assert_array_equal(read_photo(photo.image).grid, givens)
+
+
+@pytest.mark.parametrize(("seed", "pen"), [(91, "ballpoint-blue"), (191, "red")])
+def test_a_grid_written_in_everywhere_wins_over_a_clean_grid_at_the_edge(
+    seed: int, pen: str
+) -> None:
+    """Generated pages where a printed grid no one wrote in lies near the photo's edge and the
+    grid in the middle has every empty cell written in by hand: the written-in grid's lines
+    stand out less, yet it is the one photographed, and the one read."""
+    made = synth_filled_photo(seed, "medium", pen=pen, entries=1.0, notes=0.0)
+    reading = read_photo(made.photo.image)
+    size = np.ptp(made.photo.corners[:, 0])
+    assert np.abs(reading.corners - made.photo.corners).max() < 0.02 * size
+    np.testing.assert_array_equal(reading.givens, made.photo.puzzle)

@@ -129,34 +129,46 @@ def _best_quad(mask: np.ndarray, pyramid: Pyramid, trace: GridSearch | None) -> 
     Candidates are the outlines of at least MIN_AREA of the image, then (only if none of those
     is a grid, or the best is small: perhaps a solution grid beside the real one, whose outline
     is lost) groups of smaller outlines. Among candidates that pass the score threshold,
-    larger ones are preferred: a Sudoku photo frames its grid, and a small grid of yesterday's
-    solution beside it must not win.
+    larger ones and those nearer the middle of the photo are preferred (`_framing`): a Sudoku
+    photo frames its grid, and neither a small grid of yesterday's solution beside it nor a
+    clean grid at the edge of the page must win over a grid whose cells are all written in, whose
+    lines stand out less.
     """
     area_total = float(mask.shape[0] * mask.shape[1])
     min_area = MIN_AREA * area_total
     outlines = find_outlines(mask, MIN_PART * min_area)
     large = [quad for area, hull in outlines if area >= min_area for quad in hull_quads(hull)]
-    best, value = _pick(large, pyramid, min_area, area_total, trace)
+    best, value = _pick(large, pyramid, min_area, mask.shape, trace)
     if best is None or cv2.contourArea(best) < _SMALL_GRID * area_total:
         grouped, grouped_value = _pick(
-            grouped_quads(outlines), pyramid, min_area, area_total, trace
+            grouped_quads(outlines), pyramid, min_area, mask.shape, trace
         )
         if grouped_value > value:
             best = grouped
     return best
 
 
+def _framing(quad: np.ndarray, shape: tuple[int, ...]) -> float:
+    """How well a photo of `shape` (height, width) frames the grid `quad`: the square root of the
+    share of the photo it covers, times 1 less its centre's distance from the photo's centre as
+    a share of half the photo's diagonal (1 in the middle, near 0 in a corner)."""
+    height, width = shape[:2]
+    middle = np.array([width / 2.0, height / 2.0])
+    off = float(np.linalg.norm(quad.mean(axis=0) - middle) / np.linalg.norm(middle))
+    return float(np.sqrt(cv2.contourArea(quad) / (height * width))) * (1.0 - off)
+
+
 def _pick(
     candidates: list[np.ndarray],
     pyramid: Pyramid,
     min_area: float,
-    area_total: float,
+    shape: tuple[int, ...],
     trace: GridSearch | None,
 ) -> tuple[np.ndarray | None, float]:
-    """The refined candidate with the best grid score weighted by its area, and that value
-    (None and 0 when no candidate is a grid)."""
+    """The refined candidate with the best grid score weighted by how it is framed (`_framing`),
+    and that value (None and 0 when no candidate is a grid)."""
     best, best_value = None, 0.0
-    for candidate in distinct_quads(candidates, min_area, 0.01 * np.sqrt(area_total)):
+    for candidate in distinct_quads(candidates, min_area, 0.01 * np.sqrt(shape[0] * shape[1])):
         quad, contrast, boxes = refine_quad(pyramid, candidate)
         score = grid_score(contrast, boxes)
         sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
@@ -165,7 +177,7 @@ def _pick(
             trace.candidates.append(Candidate(candidate, quad, score, bool(passed)))
         if not passed:
             continue
-        value = score * np.sqrt(cv2.contourArea(quad) / area_total)
+        value = score * _framing(quad, shape)
         if value > best_value:
             best, best_value = quad, value
     return best, best_value
