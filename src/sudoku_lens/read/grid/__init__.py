@@ -7,8 +7,9 @@ The search runs on a grayscale copy halved until it is at most WORK_SIDE pixels,
    same-sized outlines (the 3x3 boxes of a grid whose own outline is lost).
 2. `combs`: each candidate rectified, moved onto the best combs of ten evenly spaced lines and
    scored by how clearly its weakest lines and its box lines stand out.
-3. `search`: the best candidate, larger ones first, wins (`locate_grid`, which runs every stage
-   and can record what it considered in a `GridSearch`).
+3. `search`: the best candidate wins, its score weighed by how the photo frames it (larger and
+   nearer the middle first) (`locate_grid`, which runs every stage and can record what it
+   considered in a `GridSearch`).
 4. `lattice`: each of the 20 lines followed piece by piece through the strongest ink; their 100
    crossings, mapped back to the photo, are the lattice, its outer ones the corners.
 5. `cells`: the grid rectified and every cell cut through its own four crossings with a margin.
