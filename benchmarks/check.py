@@ -4,7 +4,9 @@ For each seed a hand-filled photo is generated (`synth_filled_photo`: pen entrie
 `--mistakes` planted wrong entries, exact truth), read, and checked by `answer_reading`. Reported:
 the share of planted mistakes reported wrong with the right digit expected (target >= 95%), the
 share of right entries reported wrong or unsure (target <= 1%), the share of right entries
-reported wrong alone, and how many photos had their givens solved. A sweep shows the same two
+reported wrong alone, how many photos had their givens solved, and where the mistakes not
+reported wrong went (`MISSED`: givens not solved or solved to another answer, the entry unsure,
+not taken for an entry, or read as the right digit). A sweep shows the same two
 shares for other unsure thresholds (`UNSURE_BELOW`), to retune it when the digit model changes.
 
 `--kinds truth` (the default) takes each cell's kind from the generator, as certain, and
@@ -27,7 +29,7 @@ import time
 import numpy as np
 
 from sudoku_lens.errors import SudokuLensError
-from sudoku_lens.pipeline import UNSURE_BELOW, answer_reading
+from sudoku_lens.pipeline import UNSURE_BELOW, Answer, answer_reading
 from sudoku_lens.read.kinds import HANDWRITTEN
 from sudoku_lens.read.reader import read_image
 from sudoku_lens.solve import Status
@@ -35,6 +37,26 @@ from sudoku_lens.synth.handwriting import synth_filled_photo
 from sudoku_lens.train.fonts import find_handwriting_fonts
 
 THRESHOLDS = (0.3, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+MISSED = (
+    "givens not solved",
+    "givens solved to another answer",
+    "unsure",
+    "not read as an entry",
+    "read as the right digit",
+)
+"""Where a planted mistake that is not reported wrong went."""
+
+
+def _why_missed(answer: Answer, cell: tuple[int, int], unsure: set[tuple[int, int]]) -> str:
+    """Which of MISSED explains a planted mistake in `cell` of a solved photo not reported
+    wrong: an entry neither unsure nor wrong holds the solution's digit."""
+    if cell in unsure:
+        return "unsure"
+    if not answer.entries[cell]:
+        return "not read as an entry"
+    return "read as the right digit"
 
 
 def main() -> None:
@@ -58,6 +80,7 @@ def main() -> None:
     fonts = [str(path) for path in find_handwriting_fonts()]
 
     caught = planted = flagged = wrongly = right_entries = solved = lost = 0
+    missed = dict.fromkeys(MISSED, 0)
     sweep = {t: [0, 0] for t in THRESHOLDS}  # threshold -> [mistakes caught, right flagged]
     start = time.perf_counter()
     for seed in range(args.first, args.first + args.seeds):
@@ -78,6 +101,7 @@ def main() -> None:
         right = hand & ~truth.mistakes
         right_entries += int(right.sum())
         if answer.status is not Status.SOLVED or answer.solution is None:
+            missed["givens not solved"] += int(truth.mistakes.sum())
             continue
         solved += 1
         solution = sample.photo.solution
@@ -86,6 +110,10 @@ def main() -> None:
         for r, c in np.argwhere(truth.mistakes):
             entry = reported.get((int(r), int(c)))
             caught += entry is not None and entry.expected == int(solution[r, c])
+            if entry is None:
+                missed[_why_missed(answer, (int(r), int(c)), unsure)] += 1
+            elif entry.expected != int(solution[r, c]):
+                missed["givens solved to another answer"] += 1
         for r, c in np.argwhere(right):
             cell = (int(r), int(c))
             flagged += cell in reported or cell in unsure
@@ -115,6 +143,7 @@ def main() -> None:
         f"({share(flagged, right_entries)}; target <= 1%), wrong alone: {wrongly} "
         f"({share(wrongly, right_entries)})"
     )
+    print("mistakes not reported wrong: " + ", ".join(f"{why} {n}" for why, n in missed.items()))
     print(f"unsure threshold sweep (in use: {UNSURE_BELOW}):")
     for threshold, (hit, noise) in sweep.items():
         print(
