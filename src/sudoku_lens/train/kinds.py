@@ -39,7 +39,7 @@ from sudoku_lens.read.kinds import (
 )
 from sudoku_lens.synth.handwriting import PENS, synth_filled_photo
 from sudoku_lens.train.fonts import find_fonts, find_handwriting_fonts
-from sudoku_lens.train.model import export_onnx
+from sudoku_lens.train.model import export_onnx, one_cycle_adamw
 from sudoku_lens.train.photos import cut_cells, load_photos, photo_kinds
 
 Log = Callable[[str], None]
@@ -218,8 +218,7 @@ def train_kind_net(
     y = torch.from_numpy(data.kinds)
     loss_fn = nn.CrossEntropyLoss()
     steps = max(1, (len(y) + batch - 1) // batch)
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps)
+    opt, sched = one_cycle_adamw(net.parameters(), lr, epochs * steps)
     gen = torch.Generator().manual_seed(seed)
     for epoch in range(epochs):
         net.train()

@@ -1,8 +1,9 @@
 """The digit classifier network: a small CNN over prepared 28x28 cell images, 10 classes, and
-whether a digit looks handwritten."""
+whether a digit looks handwritten; and the optimiser the trainings share."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import torch
@@ -13,6 +14,15 @@ from sudoku_lens.read.digits import SIZE
 
 def _block(cin: int, cout: int) -> list[nn.Module]:
     return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+
+
+def one_cycle_adamw(
+    parameters: Iterable[nn.Parameter], lr: float, steps: int
+) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LRScheduler]:
+    """AdamW (weight decay 1e-4) and a one-cycle schedule peaking at `lr` over `steps` steps:
+    the optimiser of every training here (digits, pen head, kinds)."""
+    opt = torch.optim.AdamW(parameters, lr=lr, weight_decay=1e-4)
+    return opt, torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
 
 
 class DigitNet(nn.Module):

@@ -49,7 +49,7 @@ from sudoku_lens.train.fonts import (
     opencv_digit_glyphs,
     render_digit_glyphs,
 )
-from sudoku_lens.train.model import DigitNet, export_onnx
+from sudoku_lens.train.model import DigitNet, export_onnx, one_cycle_adamw
 from sudoku_lens.train.photos import Photo, cut_cells, load_photos, photo_kinds
 from sudoku_lens.train.quantize import CALIBRATION_CELLS, quantize_model
 from sudoku_lens.train.synth_cells import sheet_style, synth_cell
@@ -261,14 +261,6 @@ def bend(images: torch.Tensor, share: float, generator: torch.Generator) -> torc
     return functional.grid_sample(images, grid, align_corners=False)
 
 
-def _optimizer(
-    parameters: Iterable[nn.Parameter], lr: float, steps: int
-) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LRScheduler]:
-    """AdamW (weight decay 1e-4) and a one-cycle schedule peaking at `lr` over `steps` steps."""
-    opt = torch.optim.AdamW(parameters, lr=lr, weight_decay=1e-4)
-    return opt, torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
-
-
 def train_net(
     data: Dataset,
     *,
@@ -287,7 +279,7 @@ def train_net(
     x = torch.from_numpy(data.images).unsqueeze(1)
     y = torch.from_numpy(data.labels)
     steps = max(1, (len(y) + batch - 1) // batch)
-    opt, sched = _optimizer(net.parameters(), lr, epochs * steps)
+    opt, sched = one_cycle_adamw(net.parameters(), lr, epochs * steps)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     gen = torch.Generator().manual_seed(seed)
     losses = []
@@ -334,7 +326,7 @@ def train_pen_head(
     x = torch.from_numpy(data.images[keep]).unsqueeze(1)
     y = torch.from_numpy(data.pens[keep]).float()
     steps = max(1, (len(y) + batch - 1) // batch)
-    opt, sched = _optimizer(net.pen.parameters(), lr, epochs * steps)
+    opt, sched = one_cycle_adamw(net.pen.parameters(), lr, epochs * steps)
     loss_fn = nn.BCEWithLogitsLoss()
     gen = torch.Generator().manual_seed(seed)
     net.eval()
