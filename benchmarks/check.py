@@ -7,7 +7,8 @@ share of right entries reported wrong or unsure (target <= 1%), the share of rig
 reported wrong alone, how many photos had their givens solved, and where the mistakes not
 reported wrong went (`MISSED`: givens not solved or solved to another answer, the entry unsure,
 not taken for an entry, or read as the right digit). A sweep shows the same two
-shares for other unsure thresholds (`UNSURE_BELOW`), to retune it when the digit model changes.
+shares for other unsure thresholds (`UNSURE_BELOW`; entries whose cells give the solution's digit
+`RIGHT_FROM` or more are right throughout), to retune it when the digit model changes.
 
 `--kinds truth` (the default) takes each cell's kind from the generator, as certain, and
 everything else (digits, probabilities) from the reader: the check alone; `--kinds reader` uses
@@ -29,7 +30,7 @@ import time
 import numpy as np
 
 from sudoku_lens.errors import SudokuLensError
-from sudoku_lens.pipeline import UNSURE_BELOW, Answer, answer_reading
+from sudoku_lens.pipeline import RIGHT_FROM, UNSURE_BELOW, Answer, answer_reading
 from sudoku_lens.read.kinds import HANDWRITTEN
 from sudoku_lens.read.reader import read_image
 from sudoku_lens.solve import Status
@@ -120,11 +121,13 @@ def main() -> None:
             wrongly += cell in reported
         written = answer.entries
         probability = np.take_along_axis(reading.probabilities, written[..., None], 2)[..., 0]
+        chance = np.take_along_axis(reading.probabilities, solution[..., None], 2)[..., 0]
+        checked = (written > 0) & (chance < RIGHT_FROM)
         for threshold in THRESHOLDS:
-            sure = (written > 0) & (probability >= threshold)
+            sure = checked & (probability >= threshold)
             differs = sure & (written != solution)
             sweep[threshold][0] += int((differs & truth.mistakes).sum())
-            sweep[threshold][1] += int((right & ((written > 0) & ~sure | differs)).sum())
+            sweep[threshold][1] += int((right & (checked & ~sure | differs)).sum())
     seconds = time.perf_counter() - start
 
     def share(part: int, whole: int) -> str:

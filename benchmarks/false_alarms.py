@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from sudoku_lens.errors import SudokuLensError
-from sudoku_lens.pipeline import UNSURE_BELOW, solve_photo
+from sudoku_lens.pipeline import RIGHT_FROM, UNSURE_BELOW, solve_photo
 from sudoku_lens.read.dataset import SPLITS
 from sudoku_lens.read.evaluate import list_photos
 from sudoku_lens.read.kinds import HANDWRITTEN
@@ -56,7 +56,8 @@ def main() -> None:
             print(f"  {path.name}: {result.status.value}{alarms}")
     seconds = time.perf_counter() - start
     print(
-        f"{len(photos)} photos ({args.split}), {seconds:.1f} s, unsure below {UNSURE_BELOW}: "
+        f"{len(photos)} photos ({args.split}), {seconds:.1f} s, unsure below {UNSURE_BELOW} "
+        f"(right from {RIGHT_FROM} on the solution's digit): "
         f"no entry reported wrong on {clean}, givens solved on {solved}, "
         f"{unsure} of {entries} entries read unsure"
     )

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from conftest import truth_reading
 from sudoku_lens import pipeline
 from sudoku_lens.pipeline import (
+    RIGHT_FROM,
     UNSURE_BELOW,
     CheckedEntry,
     answer_reading,
@@ -54,11 +55,14 @@ def expected_wrong(sample: SyntheticFilledPhoto) -> list[CheckedEntry]:
     ]
 
 
-def read_unclearly(reading: Reading, r: int, c: int) -> Reading:
-    """`reading` with the digit of cell (r, c) read just below `UNSURE_BELOW`."""
+def read_unclearly(reading: Reading, r: int, c: int, confidence: float | None = None) -> Reading:
+    """`reading` with the digit of cell (r, c) read at `confidence`, by default just below both
+    `UNSURE_BELOW` and `RIGHT_FROM`, the rest spread evenly over the other values."""
+    if confidence is None:
+        confidence = min(UNSURE_BELOW, RIGHT_FROM) - 0.05
     probabilities = reading.probabilities.copy()
-    probabilities[r, c] = (1 - UNSURE_BELOW + 0.05) / 9
-    probabilities[r, c, reading.grid[r, c]] = UNSURE_BELOW - 0.05
+    probabilities[r, c] = (1 - confidence) / 9
+    probabilities[r, c, reading.grid[r, c]] = confidence
     return dataclasses.replace(reading, probabilities=probabilities)
 
 
@@ -86,6 +90,20 @@ def test_an_entry_read_without_confidence_is_unsure_never_wrong(
         "cell": f"r{r + 1}c{c + 1}",
         "written": int(reading.grid[r, c]),
     }
+
+
+def test_an_entry_read_unsurely_as_the_solutions_digit_is_right(
+    sample: SyntheticFilledPhoto, reading: Reading
+) -> None:
+    """Read below `UNSURE_BELOW` but at `RIGHT_FROM` or more, a right entry is neither wrong nor
+    unsure; a mistake read as unsurely is unsure (the solution's digit gets little of the rest)."""
+    right = np.argwhere((reading.kinds == HANDWRITTEN) & ~sample.filled.mistakes)
+    (r, c), (mr, mc) = right[0], expected_wrong(sample)[0].cell
+    confidence = (RIGHT_FROM + UNSURE_BELOW) / 2
+    unclear = read_unclearly(read_unclearly(reading, r, c, confidence), mr, mc, confidence)
+    answer = answer_reading(unclear)
+    assert answer.unsure_entries == [CheckedEntry((mr, mc), int(reading.grid[mr, mc]), None)]
+    assert answer.wrong_entries == expected_wrong(sample)[1:]
 
 
 def test_entries_are_never_givens_so_givens_alone_may_leave_several_solutions(
@@ -258,7 +276,9 @@ def test_every_entry_is_right_wrong_or_unsure_and_unsure_is_never_wrong(
     assert not wrong.keys() & unsure.keys()
     for r, c in chosen:
         sure = probabilities[r, c, grid[r, c]] >= UNSURE_BELOW
-        if not sure:
+        if probabilities[r, c, solution[r, c]] >= RIGHT_FROM:
+            assert (r, c) not in wrong and (r, c) not in unsure
+        elif not sure:
             assert unsure[(r, c)].expected is None
         elif grid[r, c] != solution[r, c]:
             assert wrong[(r, c)] == CheckedEntry((r, c), int(grid[r, c]), int(solution[r, c]))

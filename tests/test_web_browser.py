@@ -493,8 +493,8 @@ def test_after_a_hint_the_entry_marks_follow_the_hint_answer(page, tmp_path, mon
     right = [int(i) for i in np.flatnonzero(sample.filled.kinds == 2) if i not in wrong]
     unsure_at, edited_at = right[0], right[1]
     probabilities = reading.probabilities.copy()
-    probabilities[divmod(unsure_at, 9)] = 0.5 / 9
-    probabilities[(*divmod(unsure_at, 9), int(solution[unsure_at]))] = 0.5
+    probabilities[divmod(unsure_at, 9)] = 0.6 / 9
+    probabilities[(*divmod(unsure_at, 9), int(solution[unsure_at]))] = 0.4
     reading = dataclasses.replace(reading, probabilities=probabilities)
     upload_read_as(page, sample, reading, tmp_path, monkeypatch)
     expect(page.locator("#message")).to_contain_text("3 of your entries are wrong")

@@ -157,13 +157,14 @@ def test_a_photo_hint_continues_from_the_entries_sent_not_those_read(
 
 
 def unsure_reading(reading, cell: int):
-    """`reading` with the entry in `cell` read with probability 0.5: too unclear to check."""
+    """`reading` with the entry in `cell` read with probability 0.4: too unclear to check, even
+    where it is the solution's digit (below `RIGHT_FROM`)."""
     import dataclasses
 
     probabilities = reading.probabilities.copy()
     row, col = divmod(cell, 9)
-    probabilities[row, col] = 0.5 / 9
-    probabilities[row, col, int(reading.grid[row, col])] = 0.5
+    probabilities[row, col] = 0.6 / 9
+    probabilities[row, col, int(reading.grid[row, col])] = 0.4
     return dataclasses.replace(reading, probabilities=probabilities)
 
 

@@ -33,12 +33,20 @@ OUTLINE_COLOR = (0, 0, 255)
 
 UNSURE_BELOW = 0.8
 """An entry whose digit the classifier gave a lower probability than this is unsure: reported,
-never called wrong. The classifier's probabilities top out near 0.956 (it is trained with label
-smoothing), and printed digits read right score above 0.84. Retuned when the digit model
-changes, on `benchmarks/check.py` (generated photos with planted mistakes: it prints the share of
-mistakes caught and of right entries flagged for other thresholds) and on the hand-filled
-validation photos, whose entries are all right: with the model trained on handwriting too, 0.7
-let three misread entries read at 0.72-0.73 be called wrong there; at 0.8 one is (read at 0.87)."""
+never called wrong (unless `RIGHT_FROM` calls it right). The classifier's probabilities top out
+near 0.956 (it is trained with label smoothing), and printed digits read right score above
+0.84. Retuned when the digit model changes, on `benchmarks/check.py` (generated photos with
+planted mistakes: it prints the share of mistakes caught and of right entries flagged for
+other thresholds) and on the hand-filled validation photos, whose entries are all right: with
+the model trained on handwriting too, 0.7 let three misread entries read at 0.72-0.73 be called
+wrong there; at 0.8 one is (read at 0.87)."""
+
+RIGHT_FROM = 0.5
+"""An entry whose cell gives the solution's digit at least this probability is right, however
+unsure its reading: the digit read is then the solution's, and a misread lands on that one
+digit of nine rarely. On the generated photos of `benchmarks/check.py`, 16 of 17 entries read
+as the solution's digit at 0.5-0.6 were right, and all 71 at 0.6-0.8; on the hand-filled
+validation photos, whose entries are all right, it leaves 24 of 1,585 unsure instead of 101."""
 
 
 @dataclass(frozen=True)
@@ -179,13 +187,14 @@ def answer_reading(reading: Reading, *, grid: Any = None, entries: Any = None) -
     model was unsure of moved between print and pen. A digit taken off the givens that
     handwriting explains better than nothing does becomes an entry (`person_entries`). `grid`
     (anything `as_grid` accepts) replaces the givens, e.g. after a user corrected them, and is
-    solved as given. Each handwritten entry
-    (`person_entries`, or `entries`: 81 digits, 0 where none) in a cell that is not a given is
-    checked against the unique solution: one whose digit was read with a probability below
-    `UNSURE_BELOW` is unsure, one that differs from the solution wrong. An entry of `entries`
-    that is the handwritten digit read in its cell keeps the reading's probability (sending the
-    entries back, as the web page and a loop of hints do, leaves an unsure one unsure); any
-    other is taken as certain (typed in or corrected by the person).
+    solved as given. Each handwritten entry (`person_entries`, or `entries`: 81 digits, 0 where
+    none) in a cell that is not a given is checked against the unique solution: one whose cell
+    gives the solution's digit a probability of `RIGHT_FROM` or more is right; else one whose
+    digit was read with a probability below `UNSURE_BELOW` is unsure, and one that differs from
+    the solution wrong. An entry of `entries` that is the handwritten digit read in its cell
+    keeps the reading's probabilities (sending the entries back, as the web page and a loop of
+    hints do, leaves an unsure one unsure); any other is taken as certain (typed in or
+    corrected by the person), right exactly when it is the solution's digit.
     Used for photos (`solve_photo`), hints and live frames alike.
     """
     if grid is not None:
@@ -201,14 +210,18 @@ def answer_reading(reading: Reading, *, grid: Any = None, entries: Any = None) -
         corrected = fixed.changed_cells
     if entries is None:
         written = person_entries(reading, puzzle)
-        sure = np.take_along_axis(reading.probabilities, written[..., None], axis=2)[..., 0]
-        sure = sure >= UNSURE_BELOW
+        certain = np.zeros((9, 9), bool)
     else:
         written = np.where(puzzle == 0, as_grid(entries), 0).astype(np.uint8)
-        read = np.take_along_axis(reading.probabilities, written[..., None], axis=2)[..., 0]
-        sure = (written != reading.entries) | (read >= UNSURE_BELOW)
+        certain = written != reading.entries
+    read = np.take_along_axis(reading.probabilities, written[..., None], axis=2)[..., 0]
+    sure = certain | (read >= UNSURE_BELOW)
+    right = np.zeros((9, 9), bool)
+    if solution is not None:
+        chance = np.take_along_axis(reading.probabilities, solution[..., None], axis=2)[..., 0]
+        right = np.where(certain, written == solution, chance >= RIGHT_FROM)
     wrong, unsure = [], []
-    for r, c in zip(*np.nonzero(written), strict=True):
+    for r, c in zip(*np.nonzero((written > 0) & ~right), strict=True):
         cell, digit = (int(r), int(c)), int(written[r, c])
         if not sure[r, c]:
             unsure.append(CheckedEntry(cell, digit, None))
