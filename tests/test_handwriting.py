@@ -36,6 +36,7 @@ def cell_ink(before: np.ndarray, after: np.ndarray, margin: float = 0.15) -> np.
 
 @settings(max_examples=15, deadline=None)
 @example(seed=4832, entries=1.0, notes=0.0, mistakes=4, pen="ballpoint-black")  # a 1 at the edge
+@example(seed=461, entries=0.5, notes=0.0, mistakes=1, pen="felt-tip")  # a 7 taller than its cell
 @given(
     seed=st.integers(0, 10_000),
     entries=st.floats(0.0, 1.0),

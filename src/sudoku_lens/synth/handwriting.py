@@ -274,6 +274,26 @@ def _ink(
     image[ya:yb, xa:xb] *= 1.0 - cov * absorb
 
 
+OVERHANG = 0.1
+"""Most an entry's ink reaches over its cell's border, as a share of the cell: a pen digit may
+touch or cross the line, never reach into the middle of the next cell."""
+
+
+def _fit_to_cell(glyph: np.ndarray, cell: float) -> np.ndarray:
+    """A written digit's coverage cut to its ink, and scaled down when it is taller or wider than
+    its cell and the overhang on both sides (strokes, their width and the bending can make a
+    digit half as tall again as the height asked for)."""
+    ys, xs = np.nonzero(glyph > 0.02)
+    if ys.size == 0:
+        return glyph
+    glyph = glyph[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    scale = cell * (1.0 + 2 * OVERHANG) / max(glyph.shape)
+    if scale >= 1.0:
+        return glyph
+    size = (max(1, int(glyph.shape[1] * scale)), max(1, int(glyph.shape[0] * scale)))
+    return cv2.resize(glyph, size, interpolation=cv2.INTER_AREA)
+
+
 def _place(cell: float, r: int, c: int, glyph: np.ndarray, offset: np.ndarray) -> tuple[int, int]:
     cx, cy = (c + 0.5 + offset[0]) * cell, (r + 0.5 + offset[1]) * cell
     return int(round(cx - glyph.shape[1] / 2)), int(round(cy - glyph.shape[0] / 2))
@@ -311,7 +331,9 @@ def fill_in(
     by hand (`mistakes` of them a wrong digit instead), a share `notes` of the cells left gets
     2-5 pencilled candidates. `pen` is a key of PENS (random when None); `font_files` are
     handwriting fonts to draw some digits from (Pillow needed; fonts that draw no digits, which
-    would write a box for each, are left out), the rest being pen strokes.
+    would write a box for each, are left out), the rest being pen strokes. An entry's ink may
+    touch its cell's border and cross it by `OVERHANG` of a cell, no more, so an empty cell's
+    middle stays blank.
     """
     font_files = [path for path in font_files if has_digits(path)]
     puzzle = np.asarray(puzzle).reshape(9, 9)
@@ -339,13 +361,13 @@ def fill_in(
             6,
             round(cell * (rng.uniform(0.36, 0.45) if cramped else size) * rng.uniform(0.88, 1.12)),
         )
-        glyph = hand_digit(digit, height, tool, rng, font_files)
+        glyph = _fit_to_cell(hand_digit(digit, height, tool, rng, font_files), cell)
         offset = rng.normal(0.0, 0.06, 2)
-        offset = offset.clip(-0.3, 0.3)
         if rng.random() < 0.1:
             axis, sign = int(rng.integers(2)), float(rng.choice([-1.0, 1.0]))
             offset[axis] = sign * (0.5 - 0.5 * glyph.shape[1 - axis] / cell)
-        x, y = _place(cell, r, c, glyph, offset)
+        reach = 0.5 + OVERHANG - 0.5 * np.array(glyph.shape[::-1]) / cell
+        x, y = _place(cell, r, c, glyph, offset.clip(-reach, reach))
         _ink(image, glyph, tool.ink, x, y, rng.uniform(*tool.opacity))
         digits[r, c] = digit
         kinds[r, c] = HANDWRITTEN
