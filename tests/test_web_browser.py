@@ -484,6 +484,7 @@ def test_after_a_hint_the_entry_marks_follow_the_hint_answer(page, tmp_path, mon
 
     from conftest import truth_reading
     from sudoku_lens.logic.units import cell_name
+    from sudoku_lens.pipeline import RIGHT_FROM, UNSURE_BELOW
     from sudoku_lens.synth.handwriting import synth_filled_photo
 
     sample = synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)
@@ -492,9 +493,10 @@ def test_after_a_hint_the_entry_marks_follow_the_hint_answer(page, tmp_path, mon
     wrong = [int(i) for i in np.flatnonzero(sample.filled.mistakes)]
     right = [int(i) for i in np.flatnonzero(sample.filled.kinds == 2) if i not in wrong]
     unsure_at, edited_at = right[0], right[1]
+    confidence = min(RIGHT_FROM, UNSURE_BELOW) - 0.1  # unsure, though the solution's digit
     probabilities = reading.probabilities.copy()
-    probabilities[divmod(unsure_at, 9)] = 0.6 / 9
-    probabilities[(*divmod(unsure_at, 9), int(solution[unsure_at]))] = 0.4
+    probabilities[divmod(unsure_at, 9)] = (1 - confidence) / 9
+    probabilities[(*divmod(unsure_at, 9), int(solution[unsure_at]))] = confidence
     reading = dataclasses.replace(reading, probabilities=probabilities)
     upload_read_as(page, sample, reading, tmp_path, monkeypatch)
     expect(page.locator("#message")).to_contain_text("3 of your entries are wrong")

@@ -157,14 +157,17 @@ def test_a_photo_hint_continues_from_the_entries_sent_not_those_read(
 
 
 def unsure_reading(reading, cell: int):
-    """`reading` with the entry in `cell` read with probability 0.4: too unclear to check, even
-    where it is the solution's digit (below `RIGHT_FROM`)."""
+    """`reading` with the entry in `cell` read below `RIGHT_FROM` (and so below `UNSURE_BELOW`):
+    too unclear to check, even where it is the solution's digit."""
     import dataclasses
 
+    from sudoku_lens.pipeline import RIGHT_FROM, UNSURE_BELOW
+
+    confidence = min(RIGHT_FROM, UNSURE_BELOW) - 0.1
     probabilities = reading.probabilities.copy()
     row, col = divmod(cell, 9)
-    probabilities[row, col] = 0.6 / 9
-    probabilities[row, col, int(reading.grid[row, col])] = 0.4
+    probabilities[row, col] = (1 - confidence) / 9
+    probabilities[row, col, int(reading.grid[row, col])] = confidence
     return dataclasses.replace(reading, probabilities=probabilities)
 
 

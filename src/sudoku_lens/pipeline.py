@@ -44,8 +44,8 @@ wrong there; at 0.8 one is (read at 0.87)."""
 RIGHT_FROM = 0.5
 """An entry whose cell gives the solution's digit at least this probability is right, however
 unsure its reading: the digit read is then the solution's, and a misread lands on that one
-digit of nine rarely. On the generated photos of `benchmarks/check.py`, 16 of 17 entries read
-as the solution's digit at 0.5-0.6 were right, and all 71 at 0.6-0.8; on the hand-filled
+digit of nine rarely. On the generated photos of `benchmarks/check.py`, 15 of 16 entries read
+as the solution's digit at 0.5-0.6 were right, and all 67 at 0.6-0.8; on the hand-filled
 validation photos, whose entries are all right, it leaves 24 of 1,585 unsure instead of 101."""
 
 

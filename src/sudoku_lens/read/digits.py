@@ -375,11 +375,12 @@ def orient_prepared(
         sample = np.concatenate([sample, more])
         sampled = np.concatenate([sampled, probabilities], axis=1)
         sampled_pen = np.concatenate([sampled_pen, pen_more], axis=1)
-        scores = np.sort(_turn_scores(sampled))
-        if (scores[-1] - scores[-2]) * len(sample) >= CLEAR_LEAD:
+        scores = _turn_scores(sampled)
+        second, best = np.sort(scores)[-2:]
+        if (best - second) * len(sample) >= CLEAR_LEAD:
             break
         count *= 2
-    k = int(np.argmax(_turn_scores(sampled)))
+    k = int(np.argmax(scores))
     out[sample], pen[sample] = sampled[k], sampled_pen[k]
     rest = np.setdiff1d(filled, sample, assume_unique=True)
     if len(rest):
