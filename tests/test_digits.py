@@ -116,6 +116,62 @@ def test_a_dark_line_in_the_crop_does_not_hide_a_faint_digit(line_at: int) -> No
     np.testing.assert_array_equal(read, np.arange(1, 10))
 
 
+def fading_seven(stem: int) -> np.ndarray:
+    """A pen 7 whose bar is dark and whose stem fades to `stem` (grey level on paper of 225), as
+    a ballpoint running dry does: alone, the bar is of a digit's size."""
+    cell = render_cell(0)
+    cv2.line(cell, (17, 13), (38, 13), 20, 2)
+    cv2.line(cell, (38, 14), (25, 43), stem, 2)
+    return cell
+
+
+@pytest.mark.parametrize("stem", [140, 160])
+def test_a_pen_stroke_that_fades_along_its_length_is_drawn_whole(stem: int) -> None:
+    prepared = prepare_cell(fading_seven(stem))
+    y0, y1, x0, x1 = ink_box(prepared)
+    assert y1 - y0 >= BOX - 1, "the stem is part of the digit, not the bar alone"
+    assert x1 - x0 < y1 - y0, "drawn as a 7, taller than wide"
+
+
+def test_fainter_ink_reaching_the_border_is_not_taken_into_the_digit() -> None:
+    """A faint stroke from a digit to the crop's edge (a pen slip, the edge of a shadow) would
+    make the digit touch the border: the digit is drawn as it is without it."""
+    alone = prepare_cell(render_cell(4, lines=False))
+    cell = render_cell(4, lines=False)
+    cv2.line(cell, (30, 30), (55, 30), 150, 2)
+    assert ink_box(prepare_cell(cell)) == ink_box(alone)
+
+
+def pen_stroke_with_faint_joins(gap: int) -> np.ndarray:
+    """A thin pen 1 whose stroke fades at two joins, as a ballpoint does: three dark pieces, each
+    too short to be taken for a digit alone, `gap` pixels apart along a stroke a third as dark."""
+    cell = render_cell(0)
+    cv2.line(cell, (28, 10), (28, 46), 175, 2)
+    for top in (10, 10 + 12 + gap // 2, 10 + 24 + gap):
+        cv2.line(cell, (28, top), (28, top + 12 - gap), 40, 2)
+    return cell
+
+
+@pytest.mark.parametrize("gap", [4, 6])
+def test_a_pen_stroke_that_fades_at_its_joins_is_one_digit(gap: int) -> None:
+    prepared = prepare_cell(pen_stroke_with_faint_joins(gap))
+    assert prepared.any(), "the pieces together are a digit"
+    y0, y1, _, _ = ink_box(prepared)
+    assert y1 - y0 >= BOX - 1, "the whole stroke is the digit, not one piece of it"
+    assert (prepared[y0:y1].max(axis=1) > 0.1).all(), "the faint joins are drawn too"
+
+
+@pytest.mark.parametrize("ink", [40, 120])
+def test_pencil_notes_are_no_digit(ink: int) -> None:
+    """Small candidate digits in the corners and middle of a cell, each far too small to be an
+    entry, are not joined into one."""
+    cell = render_cell(0)
+    places = [(12, 18), (36, 18), (24, 32), (12, 46), (36, 46)]
+    for digit, (x, y) in zip("15937", places, strict=True):
+        cv2.putText(cell, digit, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.3, ink, 1, cv2.LINE_AA)
+    assert not prepare_cell(cell).any()
+
+
 def test_prepare_cell_turns_with_the_crop() -> None:
     crop = render_cell(7, offset=(3, -2))
     for k in range(1, 4):

@@ -42,6 +42,14 @@ _RELATIVE = 0.3
 """Share of the grid's typical stroke darkness below which a mark is taken for a smudge."""
 _SAME_INK = 0.35
 """Largest difference of ink colour (see `GridLocation.ink_colour`) within one ink."""
+_DARK = 0.45
+"""Share of a cell's darkest ink from which a pixel is part of the digit's pieces."""
+_LINKED = 0.25
+"""Share of a cell's darkest ink from which a fainter pixel touching the digit's pieces joins
+them (hysteresis)."""
+_JOINED_SHARE = 0.85
+"""Least share of a cell's darker ink that pieces joined through fainter ink must hold to be a
+digit when none of them alone is of a digit's size."""
 
 
 def _ink(crop: np.ndarray) -> np.ndarray:
@@ -78,12 +86,47 @@ def _without_lines(ink: np.ndarray) -> np.ndarray:
 
 
 def _digit_mask(ink: np.ndarray) -> np.ndarray | None:
-    """Select the connected components that form the digit near the centre, or None if empty."""
+    """Select the pixels of the digit near the centre of a crop's ink, or None if it holds none.
+
+    The digit's pieces are first found in the ink at least `_DARK` times as dark as the cell's
+    darkest (`_central_components`), then grown through the fainter ink, at least `_LINKED` times
+    as dark, that touches them (hysteresis thresholding), so that a pen stroke fading along its
+    length or at a join is kept whole instead of its darker half alone. A growth that leaves the
+    digit larger than a digit can be or touching the crop's border (linked into what is left of
+    a grid line, or into shading) is refused. When no piece of the darker ink is of a digit's
+    size, the pieces joined through the fainter ink are chosen instead, if they hold nearly all
+    of the darker ink (`_JOINED_SHARE`: a faint pen digit broken at its joins does, pencil notes,
+    small digits apart, do not).
+    """
     inner = ink[WORK // 6 : -WORK // 6, WORK // 6 : -WORK // 6]
     peak = int(np.partition(inner.ravel(), inner.size - 3)[inner.size - 3])
     if peak < _MIN_CONTRAST:
         return None
-    mask = (ink > max(0.45 * peak, 0.6 * _MIN_CONTRAST)).view(np.uint8)
+    floor = 0.6 * _MIN_CONTRAST
+    dark = (ink > max(_DARK * peak, floor)).view(np.uint8)
+    count, labels = cv2.connectedComponents((ink > max(_LINKED * peak, floor)).view(np.uint8))
+    picked = _central_components(dark)
+    if picked is None:
+        linked = np.zeros(count, bool)
+        linked[labels[dark > 0]] = True
+        linked[0] = False
+        joined = _central_components(linked[labels].view(np.uint8))
+        if joined is None or joined[dark > 0].mean() < _JOINED_SHARE:
+            return None
+        return joined
+    grown_from = np.zeros(count, bool)
+    grown_from[labels[picked]] = True
+    grown_from[0] = False
+    grown = grown_from[labels]
+    ys, xs = np.nonzero(grown)
+    too_large = max(ys.max() - ys.min(), xs.max() - xs.min()) + 1 > 0.85 * WORK
+    touches = min(ys.min(), xs.min()) == 0 or max(ys.max(), xs.max()) == WORK - 1
+    return picked if too_large or touches else grown
+
+
+def _central_components(mask: np.ndarray) -> np.ndarray | None:
+    """The components of a binary uint8 `mask` that form a digit near the centre: the largest
+    one of a digit's size, and those beside it; None when no component is of a digit's size."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     centre = WORK / 2.0
     best, best_area = 0, 0
