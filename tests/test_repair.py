@@ -155,6 +155,14 @@ def test_values_the_classifier_all_but_ruled_out_are_not_tried() -> None:
     assert repair(table, reading(table), min_probability=0.001).changed_cells == [(0, 0)]
 
 
+def test_a_digit_read_surely_is_not_changed_to_one_read_at_a_few_percent() -> None:
+    """A reading one in twenty-five as likely as the digit read is not enough to change it."""
+    table = confident_table(PUZZLE)
+    misread(table, (0, 0), read=3, truth=5, p_read=0.9, p_truth=0.04)
+    assert repair(table, reading(table)).status == Status.NO_SOLUTION
+    assert repair(table, reading(table), min_probability=0.01).changed_cells == [(0, 0)]
+
+
 def test_confident_grid_with_several_solutions_is_not_repaired() -> None:
     grid = PUZZLE.copy()
     grid[missing_digit_cell()] = 0

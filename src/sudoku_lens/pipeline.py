@@ -256,6 +256,12 @@ def print_or_pen_probabilities(reading: Reading) -> np.ndarray:
     return probabilities
 
 
+PRINT_FLOOR = 0.01
+"""Least probability of print for which `repair_givens` may take a digit read as handwriting for
+a given: lower than `repair`'s floor for digits, as the kinds model is often sure and wrong about
+print in black felt-tip."""
+
+
 def repair_givens(reading: Reading) -> RepairResult:
     """The most probable reading of the printed givens that has exactly one solution.
 
@@ -270,7 +276,12 @@ def repair_givens(reading: Reading) -> RepairResult:
     digits = repair(printed_probabilities(reading), reading.givens)
     if digits.status is Status.SOLVED and not digits.changed_cells:
         return digits
-    kinds = repair(print_or_pen_probabilities(reading), reading.givens, max_changes=6)
+    kinds = repair(
+        print_or_pen_probabilities(reading),
+        reading.givens,
+        max_changes=6,
+        min_probability=PRINT_FLOOR,
+    )
     if kinds.status is not Status.SOLVED:
         return digits
     if digits.status is Status.SOLVED and digits.log_probability >= kinds.log_probability:
