@@ -67,7 +67,7 @@ def main() -> None:
         "--first",
         type=int,
         default=20001,
-        help="first seed (default 20001: the kinds model's training photos use seeds 0-239)",
+        help="first seed (default 20001: the kinds model's training photos use seeds 0-479)",
     )
     parser.add_argument("--mistakes", type=int, default=3, help="wrong entries per photo")
     parser.add_argument("--difficulty", default="medium", choices=("easy", "medium", "hard"))

@@ -1,7 +1,7 @@
 """Hand-filled grids: how well the reader tells print, pen and pencil notes apart (generated).
 
 Generated photos: `sudoku_lens.synth.handwriting.synth_filled_photo(seed)` for the seeds given
-(default 10001-10040; the kinds training uses seeds 0-239 and 900000-900039 for its report), each
+(default 10001-10040; the kinds training uses seeds 0-479 and 900000-900039 for its report), each
 pen in turn, pencil notes in 30% of the empty cells left, handwriting partly from the handwriting
 fonts installed (`train.fonts.find_handwriting_fonts`, Pillow needed; pen strokes alone without),
 read with `read_photo`. Reported: photos read, grids with every digit and every kind right, the

@@ -287,7 +287,7 @@ def run_kinds_training(
     out: Path,
     *,
     seed: int = 0,
-    synthetic: int = 240,
+    synthetic: int = 480,
     held_out: int = 40,
     photo_variants: int = 3,
     epochs: int = 40,
