@@ -115,9 +115,9 @@ def repair(
     rule conflict, are tried best-first, changing at most `max_changes` cells, until one has exactly
     one solution. A cell is only read as a value the classifier gave at least `min_probability`,
     so digits it is sure of (and cells it saw no ink in) stay as read: on generated photos
-    (`benchmarks/synthetic.py --seeds 150`) a floor of 0.01 let a puzzle whose givens were lost
-    to pencil notes be "repaired" into a wrong answer by reading a digit read at 0.73 as one
-    read at 0.01 (9 photos of 450 solved wrong against 5 at 0.05, none solved right lost).
+    (`benchmarks/synthetic.py --seeds 150`) a floor of 0.01 let puzzles whose givens were lost
+    to pencil notes be "repaired" into wrong answers, e.g. by reading a digit read at 0.73 as
+    one read at 0.01 (the README gives the figures).
     Readings more than `max_cost` nats less probable than `givens` (default: 10 000 times less
     probable) are not tried, nor more than `max_nodes` of them; when none qualifies the result
     keeps `givens` and the solver's verdict on it, with `solution` None.

@@ -107,21 +107,24 @@ def _digit_mask(ink: np.ndarray) -> np.ndarray | None:
     count, labels = cv2.connectedComponents((ink > max(_LINKED * peak, floor)).view(np.uint8))
     picked = _central_components(dark)
     if picked is None:
-        linked = np.zeros(count, bool)
-        linked[labels[dark > 0]] = True
-        linked[0] = False
-        joined = _central_components(linked[labels].view(np.uint8))
+        joined = _central_components(_linked(labels, count, dark > 0).view(np.uint8))
         if joined is None or joined[dark > 0].mean() < _JOINED_SHARE:
             return None
         return joined
-    grown_from = np.zeros(count, bool)
-    grown_from[labels[picked]] = True
-    grown_from[0] = False
-    grown = grown_from[labels]
+    grown = _linked(labels, count, picked)
     ys, xs = np.nonzero(grown)
     too_large = max(ys.max() - ys.min(), xs.max() - xs.min()) + 1 > 0.85 * WORK
     touches = min(ys.min(), xs.min()) == 0 or max(ys.max(), xs.max()) == WORK - 1
     return picked if too_large or touches else grown
+
+
+def _linked(labels: np.ndarray, count: int, seeds: np.ndarray) -> np.ndarray:
+    """The pixels (bool) of the labelled components (`cv2.connectedComponents`: `count` labels,
+    0 the background) that hold a pixel of the bool mask `seeds`."""
+    hit = np.zeros(count, bool)
+    hit[labels[seeds]] = True
+    hit[0] = False
+    return hit[labels]
 
 
 def _central_components(mask: np.ndarray) -> np.ndarray | None:
