@@ -10,7 +10,7 @@ import os
 import signal
 from pathlib import Path
 
-from sudoku_lens.batch import Done, PhotoUnit, Unit, work
+from sudoku_lens.batch.work import Done, PhotoUnit, Unit, work
 
 
 def die_on_crash_photos(unit: Unit, encoding: str | None) -> Done:

@@ -585,3 +585,23 @@ def test_only_spill_folders_of_dead_batches_on_this_host_are_removed(tmp_path: P
     main(["batch", str(puzzle_file(tmp_path / "bank.txt")), "-o", str(tmp_path / "results.jsonl")])
     kept = {path.name[len(batch.SPILL_PREFIX) :] for path in spill_folders(tmp_path)}
     assert kept == {names[k] for k in ("live", "live, start unknown", "other host", "older name")}
+
+
+def test_the_fork_server_can_start_before_numpy_is_imported() -> None:
+    """The command starts the workers' fork server before it imports NumPy, so that both import
+    at once: importing the batch package and its fork-server module must not pull NumPy in."""
+    import subprocess
+
+    from sudoku_lens.batch.forkserver import LOCAL_CLUSTER_PRELOAD, PRELOAD, preload
+
+    script = (
+        "import sys, sudoku_lens.batch, sudoku_lens.batch.forkserver, sudoku_lens.cli.batch\n"
+        "print(sorted(m for m in ('numpy', 'cv2', 'distributed') if m in sys.modules))"
+    )
+    imported = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert imported.stdout.strip() == "[]"
+    assert preload(None, "sudoku_lens.batch.work") == PRELOAD
+    assert preload("local", "tests_workers") == [*LOCAL_CLUSTER_PRELOAD, *PRELOAD, "tests_workers"]
+    assert preload("tcp://10.0.0.1:8786", "sudoku_lens.batch.work") == PRELOAD

@@ -26,21 +26,34 @@ source and line) are skipped, so appending the new records to it never writes on
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import socket
 import tempfile
 import zlib
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
-
-from sudoku_lens.batch.inputs import Recorded, expand
-from sudoku_lens.batch.records import FIELDS, Record, SolvedPuzzles, block_records
-from sudoku_lens.batch.work import Done, PhotoUnit, PuzzleUnit, Unit, Worker, work
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sudoku_lens.batch.cluster import DaskPool
+    from sudoku_lens.batch.inputs import Recorded
     from sudoku_lens.batch.local import LocalPool
+    from sudoku_lens.batch.records import Record
+    from sudoku_lens.batch.work import Done, Unit, Worker
+
+_EXPORTS = {
+    "FIELDS": "sudoku_lens.batch.records",
+    "Record": "sudoku_lens.batch.records",
+    "SolvedPuzzles": "sudoku_lens.batch.records",
+    "Recorded": "sudoku_lens.batch.inputs",
+    "Done": "sudoku_lens.batch.work",
+    "PhotoUnit": "sudoku_lens.batch.work",
+    "PuzzleUnit": "sudoku_lens.batch.work",
+    "Unit": "sudoku_lens.batch.work",
+}
+"""Names importable from here that load their module (and NumPy) on first use: importing this
+package stays cheap, so the command line can start the fork server first (`batch.forkserver`)."""
 
 __all__ = [
     "FIELDS",
@@ -56,6 +69,13 @@ __all__ = [
     "remove_stale_spill_folders",
     "run",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'sudoku_lens.batch' has no attribute {name!r}")
+
 
 WINDOW_PER_JOB = 4
 """Units (or Dask tasks of several units) out at once per worker by default: enough to keep
@@ -79,7 +99,7 @@ def process(
     resume_from: str | os.PathLike[str] | Recorded | None = None,
     encoding: str | None = None,
     spill_dir: str | os.PathLike[str] | None = None,
-    worker: Worker = work,
+    worker: Worker | None = None,
     window: int | None = None,
 ) -> Iterator[Done]:
     """One `Done` per unit of work, in input order (see the module's notes).
@@ -91,20 +111,24 @@ def process(
     `encoding` ("jsonl" or "csv") has the workers encode the records as rows instead of
     returning them; `spill_dir` is where local workers leave those rows in files (see the
     module's notes: a folder on the results' file system); `worker` replaces the function
-    that does a unit (a top-level function, for tests). Raises SudokuLensError for an input
-    that names nothing, before any work starts.
+    that does a unit (`batch.work.work`; a top-level function, for tests). Raises
+    SudokuLensError for an input that names nothing, before any work starts.
     """
-    from sudoku_lens.batch.output import read_recorded
+    from sudoku_lens.batch.forkserver import preload, start_fork_server
 
-    jobs = jobs or default_jobs()
+    worker_module = "sudoku_lens.batch.work" if worker is None else worker.__module__
     if cluster in (None, "local"):  # the fork server imports while we go on
-        from sudoku_lens.batch.cluster import LOCAL_CLUSTER_PRELOAD, check_distributed
-        from sudoku_lens.batch.local import PRELOAD, start_fork_server
+        start_fork_server(preload(cluster, worker_module))
+    from sudoku_lens.batch.inputs import Recorded, expand
+    from sudoku_lens.batch.output import read_recorded
+    from sudoku_lens.batch.work import work
 
-        if cluster:
-            check_distributed()
-        extra = LOCAL_CLUSTER_PRELOAD if cluster else []
-        start_fork_server([*extra, *PRELOAD, worker.__module__])
+    if cluster == "local":
+        from sudoku_lens.batch.cluster import check_distributed
+
+        check_distributed()
+    jobs = jobs or default_jobs()
+    worker = worker or work
     if resume_from is None or isinstance(resume_from, Recorded):
         recorded = resume_from or Recorded()
     else:
@@ -213,10 +237,12 @@ def run(
     cluster: str | None = None,
     draw_dir: str | os.PathLike[str] | None = None,
     resume_from: str | os.PathLike[str] | Recorded | None = None,
-    worker: Worker = work,
+    worker: Worker | None = None,
     window: int | None = None,
 ) -> Iterator[Record]:
     """One `Record` per photo and per puzzle of `inputs`, in input order; see `process`."""
+    from sudoku_lens.batch.records import block_records
+
     for done in process(
         inputs,
         jobs=jobs,

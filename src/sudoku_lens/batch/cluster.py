@@ -42,15 +42,6 @@ statistical profiler, which samples each worker's stack every 10 ms for a dashbo
 batch's cluster does not have, is off (some 2.5% of their CPU on photos)."""
 
 
-LOCAL_CLUSTER_PRELOAD = ["distributed", "sudoku_lens.pipeline"]
-"""What the fork server of a LocalCluster's workers imports besides the solver's modules: Dask,
-and the photo reader (OpenCV, ONNX Runtime; 0.1 s a worker otherwise). It is started before
-this process imports Dask (a third of a second), so both import at once, on two cores. Started
-before Dask's nannies, it does not take on the environment they set for the workers they
-start: with its MALLOC_TRIM_THRESHOLD_ of 64 kB, each photo's buffers went back to the system
-and were faulted in again for the next, which tripled the workers' system time."""
-
-
 def check_distributed() -> None:
     """Raise a one-line SudokuLensError saying how to install Dask when it is not installed;
     without importing it (a third of a second, better spent while the fork server starts)."""

@@ -4,8 +4,8 @@ A worker works through its units in the order sent, so the next one is already t
 finishes one (units are small: paths and places in files). A worker that dies (a segfault, the
 out-of-memory killer) dies on the oldest unit it holds: that one is retried once on a fresh
 worker, then recorded as an error; the others it held are sent again as they were. Workers are
-started by a fork server (safe with the parent's threads) that has imported `PRELOAD` once, and
-ignore Ctrl-C, which the parent handles by stopping them.
+started by a fork server (safe with the parent's threads) that has imported
+`batch.forkserver.PRELOAD` once, and ignore Ctrl-C, which the parent handles by stopping them.
 
 Encoded rows (hundreds of megabytes for a bank of puzzles) do not go through the parent when
 the pool has a spill folder: each worker writes a unit's rows to a file of its own there
@@ -26,14 +26,12 @@ from dataclasses import replace
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from sudoku_lens.batch.forkserver import preload, start_fork_server
 from sudoku_lens.batch.work import Done, Unit, Worker, describe_exit, failed
 
 _STOP_SECONDS = 5.0
 DEPTH = 2
 """Units a worker holds at once: the one it works on and the next."""
-PRELOAD = ["sudoku_lens.batch.work", "sudoku_lens.batch.records", "sudoku_lens.solve"]
-"""Modules the fork server imports once, so that each worker starts with them (NumPy, the C
-solver); the photo reader's (OpenCV, ONNX Runtime) are left to the workers that read photos."""
 
 
 def _serve(
@@ -113,20 +111,6 @@ class _Process:
         self.tasks: deque[tuple[int, Unit, int]] = deque()  # index, unit, attempt; oldest first
 
 
-def start_fork_server(modules: list[str]) -> None:
-    """Start the fork server that worker processes are forked from (this pool's, and a
-    LocalCluster's), importing `modules` once, unless one runs already.
-
-    It returns at once: the server imports while this process goes on (expanding inputs,
-    importing Dask), instead of while the batch waits for its first workers. Worker processes
-    block until the imports are done when they are started.
-    """
-    from multiprocessing import forkserver
-
-    forkserver.set_forkserver_preload(modules)
-    forkserver.ensure_running()
-
-
 class LocalPool:
     """Run units on `jobs` worker processes; results come back in completion order.
 
@@ -139,7 +123,7 @@ class LocalPool:
         self, jobs: int, worker: Worker, encoding: str | None, spill_dir: str | None = None
     ) -> None:
         self._context = multiprocessing.get_context("forkserver")
-        start_fork_server([*PRELOAD, worker.__module__])
+        start_fork_server(preload(None, worker.__module__))
         self._worker, self._encoding, self._spill_dir = worker, encoding, spill_dir
         self._queue: deque[tuple[int, Unit, int]] = deque()
         self._ready: deque[tuple[int, Done]] = deque()

@@ -77,6 +77,10 @@ def run(args: argparse.Namespace) -> int:
     # batch does no linear algebra, and OpenBLAS's idle threads spin for a tenth of a second
     # of CPU after each import, taken from the workers on a busy machine (Dask does the same).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    if args.cluster in (None, "local"):  # before NumPy is imported here: both import at once
+        from sudoku_lens.batch.forkserver import preload, start_fork_server
+
+        start_fork_server(preload(args.cluster, "sudoku_lens.batch.work"))
     from sudoku_lens.batch.inputs import expand
     from sudoku_lens.batch.output import output_format, read_recorded
 
