@@ -87,6 +87,36 @@ def test_blank_read_as_a_digit_is_repaired() -> None:
     np.testing.assert_array_equal(result.solution, SOLUTION)
 
 
+def with_digit(grid: np.ndarray, cell: tuple[int, int], digit: int) -> np.ndarray:
+    changed = grid.copy()
+    changed[cell] = digit
+    return changed
+
+
+def test_a_grid_without_solution_is_mended_past_many_doubtful_blanks() -> None:
+    """A stray digit leaves no solution, among blanks the reader half saw digits in: adding a
+    digit never mends such a grid, so the digits read are tried even when more than
+    `candidates` blanks are cheaper to change."""
+    blanks = [(int(r), int(c)) for r, c in zip(*np.nonzero(PUZZLE == 0), strict=True)]
+    stray, digit = next(
+        (cell, d)
+        for cell in blanks
+        for d in range(1, 10)
+        if d != SOLUTION[cell] and not conflict_cells(with_digit(PUZZLE, cell, d)).any()
+    )
+    table = confident_table(PUZZLE)
+    misread(table, stray, read=digit, truth=0, p_read=0.97, p_truth=0.03)
+    for cell in [cell for cell in blanks if cell != stray][:20]:
+        misread(table, cell, read=0, truth=int(SOLUTION[cell]), p_read=0.6, p_truth=0.38)
+    grid = reading(table)
+    assert count_solutions(grid, limit=2) == 0 and not conflict_cells(grid).any()
+
+    result = repair(table, grid, min_probability=0.01)
+
+    assert result.changed_cells == [stray]
+    np.testing.assert_array_equal(result.solution, SOLUTION)
+
+
 def missing_digit_cell() -> tuple[int, int]:
     """A given of PUZZLE whose removal leaves several solutions."""
     for r, c in zip(*np.nonzero(PUZZLE), strict=True):

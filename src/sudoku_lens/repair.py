@@ -138,7 +138,10 @@ def repair(
     cheapest_change = current - others.max(axis=1)
     order = np.argsort(cheapest_change, kind="stable")
     conflicts = np.flatnonzero(conflict_cells(flat.reshape(9, 9)))
-    cells = np.unique(np.concatenate([order[:candidates], conflicts]))
+    cells = order[:candidates]
+    if status is Status.NO_SOLUTION:  # adding a digit never mends it: a digit read must change
+        cells = np.concatenate([cells, order[flat[order] > 0][:candidates]])
+    cells = np.unique(np.concatenate([cells, conflicts]))
     moves = _moves(log_p, flat, cells, math.log(max(min_probability, _EPS)), max_cost)
     if not moves:
         return _result(flat, status, [], 0.0, 1)
