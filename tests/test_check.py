@@ -181,6 +181,41 @@ def test_a_pen_mistake_taken_for_print_with_doubt_is_reported_wrong(
     np.testing.assert_array_equal(answer.kinds, reading.kinds)
 
 
+def test_givens_with_several_solutions_are_mended_by_adding_never_by_taking_off(
+    sample: SyntheticFilledPhoto, reading: Reading
+) -> None:
+    """A given taken for pen (surely) leaves several solutions. Taking off a doubtful given
+    and adding a doubtful pen mistake would be cheaper and unique too, but wrong: two mistakes
+    of the kinds model where one explains the reading, so only givens are added."""
+    mistakes = list(map(tuple, np.argwhere(sample.filled.mistakes).tolist()))
+    printed = list(map(tuple, np.argwhere(reading.kinds == PRINTED).tolist()))
+
+    def unique(off: list[tuple[int, int]], on: tuple[int, int] | None = None) -> bool:
+        givens = reading.givens.copy()
+        for cell in off:
+            givens[cell] = 0
+        if on is not None:
+            givens[on] = reading.grid[on]
+        return count_solutions(givens, limit=2) == 1
+
+    lost, off, mistake = next(
+        (lost, off, mistake)
+        for lost in printed
+        if not unique([lost])
+        for off in printed
+        for mistake in mistakes
+        if off != lost and unique([lost, off], mistake)
+    )
+    doubtful = doubted(reading, [lost], HANDWRITTEN, 0.98)
+    doubtful = doubted(doubtful, [mistake], HANDWRITTEN, 0.55)
+    doubtful = doubted(doubtful, [off], PRINTED, 0.55)
+    answer = answer_reading(doubtful)
+    assert answer.status is Status.SOLVED
+    np.testing.assert_array_equal(answer.solution, sample.photo.solution)
+    assert answer.corrected_cells == [lost]
+    assert answer.wrong_entries == expected_wrong(sample)
+
+
 def test_a_doubtful_print_taken_off_the_givens_is_an_entry_only_if_it_looks_written(
     reading: Reading,
 ) -> None:

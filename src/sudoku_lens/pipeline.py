@@ -272,13 +272,20 @@ def repair_givens(reading: Reading) -> RepairResult:
     handwriting leaves several solutions, a pen entry taken for print none. The more probable
     of the two readings found is kept (the digits' on a tie). The two doubts are never
     combined in one reading: together they make almost any grid unique, and a wrong unique
-    answer is worse than none.
+    answer is worse than none. For the same reason, when the givens as read have several
+    solutions, the print-or-pen search only adds givens: taking one off as well would claim a
+    pen entry taken for print besides a printed digit taken for handwriting, two mistakes where
+    one explains what was read.
     """
     digits = repair(printed_probabilities(reading), reading.givens)
     if digits.status is Status.SOLVED and not digits.changed_cells:
         return digits
+    doubts = print_or_pen_probabilities(reading)
+    if solve(reading.givens).status is Status.SEVERAL:  # givens are missing: add, never take off
+        given = reading.givens > 0
+        doubts[given] = np.eye(10)[reading.givens[given]]
     kinds = repair(
-        print_or_pen_probabilities(reading),
+        doubts,
         reading.givens,
         max_changes=6,
         min_probability=PRINT_FLOOR,
