@@ -142,6 +142,24 @@ def test_fainter_ink_reaching_the_border_is_not_taken_into_the_digit() -> None:
     assert ink_box(prepare_cell(cell)) == ink_box(alone)
 
 
+def test_a_digit_written_against_its_cells_border_is_read() -> None:
+    """A digit pushed to the right-hand line of its cell, its middle some 0.3 of the crop off
+    the crop's centre, is read (taken for an empty cell before)."""
+    cell = render_cell(7, scale=0.7, offset=(19, 0))
+    assert prepare_cell(cell).any()
+    assert DigitClassifier.default().predict([cell]).argmax() == 7
+
+
+def test_a_grid_line_remnant_beside_a_digit_is_not_taken_for_it(wicht_data: Path) -> None:
+    """In image1020 of the mixed photos a piece of grid line lies as far out as a digit written
+    against its cell's border, and is larger than the small 6 in the middle of r9c9: the 6 is
+    read, as pieces that far out are looked at only when the middle holds no digit."""
+    from sudoku_lens.read.reader import read_photo
+
+    reading = read_photo(wicht_data / "mixed" / "image1020.jpg")
+    assert reading.grid[8, 8] == 6
+
+
 def pen_stroke_with_faint_joins(gap: int) -> np.ndarray:
     """A thin pen 1 whose stroke fades at two joins, as a ballpoint does: three dark pieces, each
     too short to be taken for a digit alone, `gap` pixels apart along a stroke a third as dark."""

@@ -47,6 +47,10 @@ _DARK = 0.45
 _LINKED = 0.25
 """Share of a cell's darkest ink from which a fainter pixel touching the digit's pieces joins
 them (hysteresis)."""
+_REACH = 0.3
+"""Farthest from the crop's centre (a share of WORK) the box centre of a digit's piece lies."""
+_FAR_REACH = 0.35
+"""The same for a digit written against its cell's border, looked for when none is nearer."""
 _JOINED_SHARE = 0.85
 """Least share of a cell's darker ink that pieces joined through fainter ink must hold to be a
 digit when none of them alone is of a digit's size."""
@@ -129,16 +133,29 @@ def _linked(labels: np.ndarray, count: int, seeds: np.ndarray) -> np.ndarray:
 
 def _central_components(mask: np.ndarray) -> np.ndarray | None:
     """The components of a binary uint8 `mask` that form a digit near the centre: the largest
-    one of a digit's size, and those beside it; None when no component is of a digit's size."""
+    one of a digit's size, and those beside it; None when no component is of a digit's size.
+    A digit written against its cell's border is looked for (`_FAR_REACH`) only when no piece
+    of a digit's size lies nearer the centre: the remnants of a grid line lie that far out too."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    for reach in (_REACH, _FAR_REACH):
+        keep = _digit_pieces(stats, reach)
+        if keep is not None:
+            return keep[labels]
+    return None
+
+
+def _digit_pieces(stats: np.ndarray, reach: float) -> np.ndarray | None:
+    """Which components (`cv2.connectedComponentsWithStats`'s `stats`) form the digit: the
+    largest of a digit's size whose box centre lies within `reach` of the crop's centre (a share
+    of WORK; 0.2 for one touching the crop's border), and those beside it."""
     centre = WORK / 2.0
     best, best_area = 0, 0
     boxes = []
-    for i in range(1, count):
+    for i in range(1, len(stats)):
         x, y, w, h, area = (int(v) for v in stats[i])
         off = max(abs(x + w / 2.0 - centre), abs(y + h / 2.0 - centre))
         touches = x == 0 or y == 0 or x + w == WORK or y + h == WORK
-        if off > (0.2 if touches else 0.3) * WORK or max(w, h) > 0.85 * WORK:
+        if off > (0.2 if touches else reach) * WORK or max(w, h) > 0.85 * WORK:
             continue
         boxes.append((i, x, y, w, h))
         if max(w, h) >= 0.2 * WORK and area >= 0.006 * WORK * WORK and area > best_area:
@@ -147,11 +164,11 @@ def _central_components(mask: np.ndarray) -> np.ndarray | None:
         return None
     x0, y0, w0, h0 = stats[best][:4]
     pad = 0.08 * WORK
-    keep = np.zeros(count, bool)
+    keep = np.zeros(len(stats), bool)
     for i, x, y, w, h in boxes:
         if x < x0 + w0 + pad and x + w > x0 - pad and y < y0 + h0 + pad and y + h > y0 - pad:
             keep[i] = True
-    return keep[labels]
+    return keep
 
 
 @dataclass(frozen=True)
