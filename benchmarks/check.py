@@ -85,9 +85,7 @@ def main() -> None:
     sweep = {t: [0, 0] for t in THRESHOLDS}  # threshold -> [mistakes caught, right flagged]
     start = time.perf_counter()
     for seed in range(args.first, args.first + args.seeds):
-        sample = synth_filled_photo(
-            seed, args.difficulty, mistakes=args.mistakes, font_files=fonts
-        )
+        sample = synth_filled_photo(seed, args.difficulty, mistakes=args.mistakes, font_files=fonts)
         try:
             reading = read_image(sample.photo.image)
         except SudokuLensError:

@@ -126,8 +126,10 @@ def main() -> None:
     print(f"crashes: {len(crashes)} {crashes[:20]}")
     print(f"hangs (over {args.timeout:.0f} s): {len(hangs)} {hangs[:20]}")
     if peaks:
-        print(f"peak memory per case: max {peaks[0][0]:.0f} MB ({peaks[0][1]}), "
-              f"median {peaks[len(peaks) // 2][0]:.0f} MB (goal: under 1536 MB)")
+        print(
+            f"peak memory per case: max {peaks[0][0]:.0f} MB ({peaks[0][1]}), "
+            f"median {peaks[len(peaks) // 2][0]:.0f} MB (goal: under 1536 MB)"
+        )
 
 
 if __name__ == "__main__":

@@ -54,7 +54,9 @@ def multipart(data: bytes, extra: dict[str, str] | None = None) -> tuple[bytes, 
     ]
     parts.append(
         f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="p.jpg"\r\n'
-        "Content-Type: application/octet-stream\r\n\r\n".encode() + data + b"\r\n"
+        "Content-Type: application/octet-stream\r\n\r\n".encode()
+        + data
+        + b"\r\n"
     )
     body = b"".join(parts) + f"--{BOUNDARY}--\r\n".encode()
     return body, f"multipart/form-data; boundary={BOUNDARY}"
@@ -86,8 +88,12 @@ def make_requests() -> list[tuple[str, str, bytes, str]]:
         ("truncated", "/api/solve", *multipart(small[: len(small) // 2])),
         ("bomb", "/api/read", *multipart(bomb)),
         ("too large", "/api/read", *multipart(bytes(16 * 2**20))),
-        ("long puzzle", "/api/solve-grid", json.dumps({"puzzle": "1" * 10**6}).encode(),
-         "application/json"),
+        (
+            "long puzzle",
+            "/api/solve-grid",
+            json.dumps({"puzzle": "1" * 10**6}).encode(),
+            "application/json",
+        ),
         ("malformed", "", b"", ""),
     ]
 

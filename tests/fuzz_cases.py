@@ -18,11 +18,29 @@ import cv2
 import numpy as np
 
 FORMATS = (
-    ".png", ".jpg", ".jpg-progressive", ".bmp", ".tiff", ".pbm", ".pgm", ".ppm", ".pam",
-    ".webp", ".gif", "tiff-twice", "pnm-twice",
+    ".png",
+    ".jpg",
+    ".jpg-progressive",
+    ".bmp",
+    ".tiff",
+    ".pbm",
+    ".pgm",
+    ".ppm",
+    ".pam",
+    ".webp",
+    ".gif",
+    "tiff-twice",
+    "pnm-twice",
 )
 MUTATIONS = (
-    "none", "flip", "flip-header", "truncate", "size", "marker", "duplicate", "zero",
+    "none",
+    "flip",
+    "flip-header",
+    "truncate",
+    "size",
+    "marker",
+    "duplicate",
+    "zero",
 )
 ABSURD = (0, 1, 2, 255, 9999, 20000, 65535, 100_000, 2**31 - 1, 2**32 - 1)
 
@@ -93,7 +111,13 @@ def tiff_with_duplicate_size(gray: np.ndarray, rng: random.Random) -> bytes:
     first, second = (fake, size) if rng.random() < 0.5 else (size, fake)
     entries = [
         *first,
-        (258, 8), (259, 1), (262, 1), (273, 0), (277, 1), (278, height), (279, len(pixels)),
+        (258, 8),
+        (259, 1),
+        (262, 1),
+        (273, 0),
+        (277, 1),
+        (278, height),
+        (279, len(pixels)),
         *second,
     ]
     directory_at = 8

@@ -70,7 +70,11 @@ def test_very_narrow_image_is_no_grid_found(tmp_path: Path, size: tuple[int, int
 def test_closed_stdin(tmp_path: Path, command: list[str]) -> None:
     done = subprocess.run(  # the shell closes descriptor 0 before Python starts
         f"{sys.executable} -m sudoku_lens {' '.join(command)} <&-",
-        shell=True, cwd=tmp_path, capture_output=True, timeout=60, check=False,
+        shell=True,
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=60,
+        check=False,
     )
     assert "standard input is closed" in assert_one_line_error(done)
 

@@ -64,8 +64,10 @@ def test_hint_all_and_technique(capsys) -> None:
     code, out, _ = run(["hint", EASY, "--technique", "naked-single", "--json"], capsys)
     assert code == 0 and json.loads(out)["technique"] == "naked-single"
     code, out, _ = run(["hint", EASY, "--technique", "naked-single", "--all"], capsys)
-    assert code == 0 and out.splitlines() and all(
-        line.startswith("naked-single: ") for line in out.splitlines()
+    assert (
+        code == 0
+        and out.splitlines()
+        and all(line.startswith("naked-single: ") for line in out.splitlines())
     )
 
 
@@ -198,4 +200,3 @@ def test_rate_with_jobs_keeps_the_order_and_writes_a_file(capsys, tmp_path) -> N
     assert [row.split()[0] for row in rows] == puzzles
     assert all(row.endswith("1.2 easy hidden-single (51 steps)") for row in rows)
     assert grid.line() == EASY
-

@@ -293,9 +293,7 @@ def test_givens_alone_without_one_answer_are_reported(
     reading = truth_reading(filled_sample)
     kinds = reading.kinds.copy()
     kinds[kinds == PRINTED] = HANDWRITTEN  # nothing printed is left: every solution fits
-    monkeypatch.setattr(
-        pipeline, "read_image", lambda image, **_: reading.with_kinds(kinds)
-    )
+    monkeypatch.setattr(pipeline, "read_image", lambda image, **_: reading.with_kinds(kinds))
     photo = tmp_path / "filled.png"
     cv2.imwrite(str(photo), filled_sample.photo.image)
 

@@ -17,8 +17,14 @@ PUZZLE = "5300700006001950000980000608000600034008030017000200060600002800004190
 
 @pytest.mark.parametrize(
     ("extension", "name"),
-    [(".jpg", "JPEG"), (".png", "PNG"), (".bmp", "BMP"), (".webp", "WebP"), (".tiff", "TIFF"),
-     (".pgm", "PNM")],
+    [
+        (".jpg", "JPEG"),
+        (".png", "PNG"),
+        (".bmp", "BMP"),
+        (".webp", "WebP"),
+        (".tiff", "TIFF"),
+        (".pgm", "PNM"),
+    ],
 )
 def test_images_encoded_by_opencv_are_recognised(extension: str, name: str) -> None:
     ok, data = cv2.imencode(extension, np.full((8, 8), 128, np.uint8))

@@ -61,9 +61,9 @@ def cell(name: str) -> int:
     return (int(name[1]) - 1) * 9 + int(name[3]) - 1
 
 
-def state(only: dict[int, list[str]] | None = None, cells: dict[str, str] | None = None) -> (
-    CandidateGrid
-):
+def state(
+    only: dict[int, list[str]] | None = None, cells: dict[str, str] | None = None
+) -> CandidateGrid:
     """An empty grid with every candidate, but digit d only in the cells `only[d]` and each cell
     of `cells` holding just the digits given."""
     cands = [0x1FF] * 81
@@ -174,9 +174,7 @@ def test_aic() -> None:
 def test_continuous_nice_loop() -> None:
     # r1c1 = {1,2}; 2s of column 7: r1c7/r5c7; 1s of row 5: r5c7/r5c1. The loop
     # r1c1=1 = r1c1=2 - r1c7=2 = r5c7=2 - r5c7=1 = r5c1=1 - r1c1=1 makes every weak link exact.
-    grid = state(
-        {2: digit_only({"c7": [1, 5]}), 1: digit_only({"r5": [7, 1]})}, {"r1c1": "12"}
-    )
+    grid = state({2: digit_only({"c7": [1, 5]}), 1: digit_only({"r5": [7, 1]})}, {"r1c1": "12"})
     step = next_step(grid, only="continuous-nice-loop")
     expected = digit_elims(2, *(f"r1c{c}" for c in (2, 3, 4, 5, 6, 8, 9)))
     expected |= {(cell("r5c7"), d) for d in range(3, 10)}
@@ -197,8 +195,11 @@ def test_grouped_aic() -> None:
     # 5s: row 1 only r1c1, r1c2 (a group) and r1c8; column 8 only r1c8/r7c8; box 1 only the
     # group and r3c3: r7c8=5 or (r1c8=5 -> the group has no 5 -> r3c3=5).
     box1 = {"r1c1", "r1c2", "r3c3"}
-    cells = [n for n in digit_only({"r1": [1, 2, 8], "c8": [1, 7]})
-             if not (n[1] in "123" and n[3] in "123") or n in box1]
+    cells = [
+        n
+        for n in digit_only({"r1": [1, 2, 8], "c8": [1, 7]})
+        if not (n[1] in "123" and n[3] in "123") or n in box1
+    ]
     grid = state({5: cells})
     step = next_step(grid, only="grouped-aic")
     assert eliminated(step) == digit_elims(5, "r7c3")
@@ -228,8 +229,11 @@ def test_searches_kept_per_state_follow_the_state_not_the_object() -> None:
     # The chain search of a state is kept for the techniques tried after one another on it;
     # changing the grid object afterwards must not leak into a search of an equal state.
     box1 = {"r1c1", "r1c2", "r3c3"}
-    cells = [n for n in digit_only({"r1": [1, 2, 8], "c8": [1, 7]})
-             if not (n[1] in "123" and n[3] in "123") or n in box1]
+    cells = [
+        n
+        for n in digit_only({"r1": [1, 2, 8], "c8": [1, 7]})
+        if not (n[1] in "123" and n[3] in "123") or n in box1
+    ]
     grid = state({5: cells})
     original = grid.copy()
     assert next_step(grid, only="aic") is None

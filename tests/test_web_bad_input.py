@@ -55,9 +55,13 @@ def post(url: str, body: bytes, content_type: str) -> tuple[int, dict[str, objec
 def multipart(data: bytes, name: str = "photo.png") -> tuple[bytes, str]:
     boundary = "sudoku-lens-test-boundary"
     body = (
-        f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
-        "Content-Type: application/octet-stream\r\n\r\n"
-    ).encode() + data + f"\r\n--{boundary}--\r\n".encode()
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
+            "Content-Type: application/octet-stream\r\n\r\n"
+        ).encode()
+        + data
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
     return body, f"multipart/form-data; boundary={boundary}"
 
 
@@ -131,7 +135,7 @@ def test_a_long_corrected_grid_is_refused(server: str) -> None:
     body, kind = multipart(photo.tobytes())
     boundary = kind.split("=", 1)[1]
     field = (
-        f"--{boundary}\r\nContent-Disposition: form-data; name=\"grid\"\r\n\r\n{'1' * 5000}\r\n"
+        f'--{boundary}\r\nContent-Disposition: form-data; name="grid"\r\n\r\n{"1" * 5000}\r\n'
     ).encode()
     status, answer = post(f"{server}/api/solve", field + body, kind)
     assert status == 422 and "at most 2000 characters" in str(answer["error"])

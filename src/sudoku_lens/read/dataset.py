@@ -21,7 +21,6 @@ from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, PRINTED
 SPLITS = ("all", "val", "train")
 
 
-
 class DatasetError(SudokuLensError, ValueError):
     """A label file that cannot be used: missing, unreadable or malformed."""
 

@@ -339,6 +339,7 @@ def create_app(
         raise ValueError("pool_size must be at least 1")
     limiter: list[anyio.CapacityLimiter] = []
     sessions: SessionCache[LiveSolver] = SessionCache(new_live_solver, capacity=live_sessions)
+
     async def run_in_pool(func: Callable[[], T]) -> T:
         """Run `func` on a worker thread, at most `workers` at a time, queueing the rest."""
         if not limiter:

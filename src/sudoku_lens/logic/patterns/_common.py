@@ -149,8 +149,6 @@ def narrow_groups(items: list[tuple[int, int]], size: int) -> list[tuple[tuple[i
     return [(group, union) for group, union in found if union.bit_count() == size]
 
 
-
-
 def per_state(grid: CandidateGrid, name: str, compute: Callable[[CandidateGrid], T]) -> T:
     """`compute(grid)`, remembered for the last candidate state seen under `name`.
 

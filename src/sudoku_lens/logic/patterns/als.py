@@ -198,9 +198,10 @@ def _step(
         eliminations=tuple(eliminations),
         cells=tuple(dict.fromkeys(cells)),
         candidates=tuple(
-            (cell, d) for als in group for cell in _cells(als.cells) for d in digits_of(
-                _cell_mask(als, cell)
-            )
+            (cell, d)
+            for als in group
+            for cell in _cells(als.cells)
+            for d in digits_of(_cell_mask(als, cell))
         ),
         units=tuple(dict.fromkeys(als.unit for als in group)),
     )
@@ -327,9 +328,9 @@ def _chain_step(
     eliminations: list[tuple[int, int]],
 ) -> Step:
     group = [index.sets[i] for i in path]
-    links = ", ".join(
-        f"{group[k].name()} -{rccs[k]}- " for k in range(len(rccs))
-    ) + group[-1].name()
+    links = (
+        ", ".join(f"{group[k].name()} -{rccs[k]}- " for k in range(len(rccs))) + group[-1].name()
+    )
     total = sum(a.size for a in group)
     return _step(
         "als-xy-chain",
@@ -354,9 +355,12 @@ def death_blossom(grid: CandidateGrid) -> Iterator[Step]:
         petals: dict[int, list[Als]] = {}
         for d in digits:
             petals[d] = [
-                als for als in index.sets
-                if als.holders[d] and not als.cells >> stem & 1
-                and not als.holders[d] & ~PEER_SETS[stem] and als.size <= 3
+                als
+                for als in index.sets
+                if als.holders[d]
+                and not als.cells >> stem & 1
+                and not als.holders[d] & ~PEER_SETS[stem]
+                and als.size <= 3
             ]
         yield from _blossoms(grid, stem, digits, petals)
 
@@ -390,9 +394,7 @@ def _blossoms(
             continue
         done.add(key)
         total = 1 + sum(a.size for a in chosen)
-        petals_said = ", ".join(
-            f"{d}: {als.name()}" for d, als in zip(digits, chosen, strict=True)
-        )
+        petals_said = ", ".join(f"{d}: {als.name()}" for d, als in zip(digits, chosen, strict=True))
         yield _step(
             "death-blossom",
             round(7.6 + length_bonus(2 * total), 1),
@@ -433,8 +435,13 @@ def sue_de_coq(grid: CandidateGrid) -> Iterator[Step]:
                         if line_mask & box_mask or line_used + box_used != spare:
                             continue
                         step = _sue_de_coq_step(
-                            grid, box, line, core, core_mask,
-                            (line_cells, line_mask), (box_cells, box_mask),
+                            grid,
+                            box,
+                            line,
+                            core,
+                            core_mask,
+                            (line_cells, line_mask),
+                            (box_cells, box_mask),
                         )
                         if step is not None:
                             yield step

@@ -358,9 +358,9 @@ class _Search:
 
     def chain(self, item: _Found, kind: str) -> Chain | None:
         """The chain of `item` when it is an instance of `kind` not yet reported, else None."""
-        if (item.loop != (kind in _LOOP_KINDS)) or (not item.loop and item.at_ends != (
-            kind in _END_KINDS
-        )):
+        if (item.loop != (kind in _LOOP_KINDS)) or (
+            not item.loop and item.at_ends != (kind in _END_KINDS)
+        ):
             return None
         nodes = self._path(item.a, item.b, item.level)
         placements = item.placements
@@ -506,9 +506,7 @@ def chain_step(graph: Graph, chain: Chain) -> Step:
     links = []
     for i in range(len(nodes) - 1):
         start, end = nodes[i], nodes[i + 1]
-        links.append(
-            Link(_anchor(graph, start), _anchor(graph, end), i % 2 == 0)
-        )
+        links.append(Link(_anchor(graph, start), _anchor(graph, end), i % 2 == 0))
     if chain.loop:
         links.append(Link(_anchor(graph, last), _anchor(graph, first), False))
     cells = []

@@ -235,8 +235,11 @@ def multi_colors_1(grid: CandidateGrid) -> Iterator[Step]:
         done: set[tuple[int, ...]] = set()
         for first, i, second, j in _bridges(grid, digit):
             targets = (
-                grid.digit_cells[digit] & first.seen[1 - i] & second.seen[1 - j]
-                & ~first.cells & ~second.cells
+                grid.digit_cells[digit]
+                & first.seen[1 - i]
+                & second.seen[1 - j]
+                & ~first.cells
+                & ~second.cells
             )
             if not targets:
                 continue
@@ -288,9 +291,7 @@ def multi_colors_2(grid: CandidateGrid) -> Iterator[Step]:
                         f"color is false: {_names(_cells(cells))} cannot be {digit}.",
                         eliminations=tuple((c, digit) for c in _cells(cells)),
                         cells=tuple(_cells(first.cells | second.cells)),
-                        candidates=tuple(
-                            (c, digit) for c in _cells(first.cells | second.cells)
-                        ),
+                        candidates=tuple((c, digit) for c in _cells(first.cells | second.cells)),
                         links=(
                             *first.links(),
                             *second.links(),

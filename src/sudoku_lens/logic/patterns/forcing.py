@@ -311,9 +311,7 @@ def _singles_phrase(proof: list[Candidate]) -> str:
 # Contradiction forcing chains.
 
 
-def _contradiction_step(
-    grid: CandidateGrid, assumption: Candidate, nested: bool
-) -> Step | None:
+def _contradiction_step(grid: CandidateGrid, assumption: Candidate, nested: bool) -> Step | None:
     trace = _trace(grid, assumption, nested)
     if not trace.broken:
         return None
@@ -359,9 +357,7 @@ def _follows(grid: CandidateGrid, before: list[tuple[int, int]]) -> bool:
     no candidate that state lacked."""
     return len(before) == 81 and all(
         (not old_value or value == old_value) and not mask & ~old_mask
-        for value, mask, (old_value, old_mask) in zip(
-            grid.values, grid.cands, before, strict=True
-        )
+        for value, mask, (old_value, old_mask) in zip(grid.values, grid.cands, before, strict=True)
     )
 
 
@@ -426,9 +422,7 @@ def _branches_step(
     links: list[Link] = []
     for branch in branches:
         trace = _trace(grid, branch)
-        supports = tuple(
-            t if t in placements else trace.removed_by.get(t) for t in targets
-        )
+        supports = tuple(t if t in placements else trace.removed_by.get(t) for t in targets)
         proof = _proof(trace, supports)
         if branch not in proof:
             proof = [branch, *proof]
@@ -475,9 +469,7 @@ def cell_forcing_chain(grid: CandidateGrid) -> Iterator[Step]:
     """Every candidate of one cell forces the same placement or elimination; cells with fewest
     candidates first."""
     sweep = _sweep(grid)
-    cells = sorted(
-        (grid.candidate_count(c), c) for c in range(81) if grid.candidate_count(c) >= 2
-    )
+    cells = sorted((grid.candidate_count(c), c) for c in range(81) if grid.candidate_count(c) >= 2)
     for _, cell in cells:
         branches = [(cell, d) for d in DIGITS_OF[grid.cands[cell]]]
         outcomes = [sweep.outcomes[b] for b in branches]
@@ -487,8 +479,13 @@ def cell_forcing_chain(grid: CandidateGrid) -> Iterator[Step]:
         if result[0] or result[1]:
             digits = ", ".join(str(d) for _, d in branches[:-1]) + f" or {branches[-1][1]}"
             yield _branches_step(
-                grid, "cell-forcing-chain", branches,
-                f"{cell_name(cell)} is {digits}", result, (cell,), (),
+                grid,
+                "cell-forcing-chain",
+                branches,
+                f"{cell_name(cell)} is {digits}",
+                result,
+                (cell,),
+                (),
             )
 
 
@@ -514,9 +511,13 @@ def unit_forcing_chain(grid: CandidateGrid) -> Iterator[Step]:
             names = [cell_name(c) for c, _ in branches]
             where = ", ".join(names[:-1]) + f" or {names[-1]}"
             yield _branches_step(
-                grid, "unit-forcing-chain", branches,
+                grid,
+                "unit-forcing-chain",
+                branches,
                 f"{a_digit(d).capitalize()} goes in {unit_name(unit)} at {where}",
-                result, (), (unit,),
+                result,
+                (),
+                (unit,),
             )
 
 
