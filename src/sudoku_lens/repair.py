@@ -110,14 +110,16 @@ def repair(
     """Find the most probable reading of a photo's grid that has exactly one solution.
 
     `probabilities` is the classifier's (9, 9, 10) output (class 0 = empty), `givens` the (9, 9)
-    reading (normally its argmax). If `givens` already has one solution it is returned unchanged.
-    Otherwise alternative readings of the `candidates` least certain cells, plus every cell in a
-    rule conflict, are tried best-first, changing at most `max_changes` cells, until one has exactly
-    one solution. A cell is only read as a value the classifier gave at least `min_probability`,
-    so digits it is sure of (and cells it saw no ink in) stay as read: on generated photos
-    (`benchmarks/synthetic.py --seeds 150`) a floor of 0.01 let puzzles whose givens were lost
-    to pencil notes be "repaired" into wrong answers, e.g. by reading a digit read at 0.73 as
-    one read at 0.01 (the README gives the figures).
+    reading (normally its argmax). If `givens` already has one solution it is returned
+    unchanged. Otherwise alternative readings of the `candidates` least certain cells, plus
+    every cell in a rule conflict (and, when `givens` has no solution, which no added digit
+    mends, the `candidates` least certain cells holding a digit), are tried best-first, changing
+    at most `max_changes` cells, until one has exactly one solution. A cell is only read as a
+    value the classifier gave at least `min_probability`, so digits it is sure of (and cells it
+    saw no ink in) stay as read: on generated photos (`benchmarks/synthetic.py --seeds 150`) a
+    floor of 0.01 let puzzles whose givens were lost to pencil notes be "repaired" into wrong
+    answers, e.g. by reading a digit read at 0.73 as one read at 0.01 (the README gives the
+    figures).
     Readings more than `max_cost` nats less probable than `givens` (default: 10 000 times less
     probable) are not tried, nor more than `max_nodes` of them; when none qualifies the result
     keeps `givens` and the solver's verdict on it, with `solution` None.
