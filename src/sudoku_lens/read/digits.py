@@ -116,9 +116,9 @@ def _digit_mask(ink: np.ndarray) -> np.ndarray | None:
             return None
         return joined
     grown = _linked(labels, count, picked)
-    ys, xs = np.nonzero(grown)
-    too_large = max(ys.max() - ys.min(), xs.max() - xs.min()) + 1 > 0.85 * WORK
-    touches = min(ys.min(), xs.min()) == 0 or max(ys.max(), xs.max()) == WORK - 1
+    x, y, w, h = cv2.boundingRect(grown.view(np.uint8))
+    too_large = max(w, h) > 0.85 * WORK
+    touches = min(x, y) == 0 or max(x + w, y + h) == WORK
     return picked if too_large or touches else grown
 
 
@@ -151,8 +151,7 @@ def _digit_pieces(stats: np.ndarray, reach: float) -> np.ndarray | None:
     centre = WORK / 2.0
     best, best_area = 0, 0
     boxes = []
-    for i in range(1, len(stats)):
-        x, y, w, h, area = (int(v) for v in stats[i])
+    for i, (x, y, w, h, area) in enumerate(stats.tolist()[1:], 1):
         off = max(abs(x + w / 2.0 - centre), abs(y + h / 2.0 - centre))
         touches = x == 0 or y == 0 or x + w == WORK or y + h == WORK
         if off > (0.2 if touches else reach) * WORK or max(w, h) > 0.85 * WORK:
