@@ -200,8 +200,8 @@ def _draw(ink: np.ndarray, mask: np.ndarray, level: float) -> np.ndarray:
     with sub-pixel offsets, so that preparing a turned crop gives the turned image exactly
     (`orient` relies on this).
     """
-    ys, xs = np.nonzero(mask)
-    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    x0, y0, width, height = cv2.boundingRect(mask.view(np.uint8))
+    x1, y1 = x0 + width, y0 + height
     keep = np.zeros_like(mask, np.uint8)
     keep[y0:y1, x0:x1] = cv2.dilate(mask.view(np.uint8), _CROSS)[y0:y1, x0:x1]
     digit = np.clip(ink * (keep / max(level, 1.0)), 0.0, 1.0).astype(np.float32)

@@ -160,12 +160,9 @@ def _ink_colour(warped_bgr: np.ndarray) -> np.ndarray:
     of the largest share there.
     """
     paper = cv2.morphologyEx(warped_bgr, cv2.MORPH_CLOSE, _PAPER_KERNEL)
-    loss = cv2.subtract(paper, warped_bgr).astype(np.float32)
-    share = loss / np.maximum(paper, 1).astype(np.float32)
-    inset = CELL // 6
-    cells = share[MARGIN : MARGIN + 9 * CELL, MARGIN : MARGIN + 9 * CELL]
-    cells = cells.reshape(9, CELL, 9, CELL, 3).transpose(0, 2, 1, 3, 4).reshape(81, CELL, CELL, 3)
-    cells = cells[:, inset:-inset, inset:-inset].reshape(81, -1, 3)
+    loss = cv2.subtract(paper, warped_bgr)
+    cells = _cell_middles(loss).astype(np.float32)
+    cells /= np.maximum(_cell_middles(paper), 1).astype(np.float32)
     dark = cells.max(axis=2)
     peak = dark.max(axis=1, keepdims=True)
     darkest = (dark >= 0.6 * peak).astype(np.float32)
@@ -173,3 +170,12 @@ def _ink_colour(warped_bgr: np.ndarray) -> np.ndarray:
     out = total / np.maximum((darkest * dark).sum(axis=1, keepdims=True), 1e-6)
     out[peak[:, 0] < _MIN_INK] = 0.0
     return out.astype(np.float32)
+
+
+def _cell_middles(grid_image: np.ndarray) -> np.ndarray:
+    """(81, pixels, 3) the middle two thirds of each cell of a rectified grid image, row by row:
+    the cells' places well inside the lines."""
+    inset = CELL // 6
+    cells = grid_image[MARGIN : MARGIN + 9 * CELL, MARGIN : MARGIN + 9 * CELL]
+    cells = cells.reshape(9, CELL, 9, CELL, 3)[:, inset:-inset, :, inset:-inset]
+    return cells.transpose(0, 2, 1, 3, 4).reshape(81, -1, 3)
