@@ -605,3 +605,23 @@ def test_the_fork_server_can_start_before_numpy_is_imported() -> None:
     assert preload(None, "sudoku_lens.batch.work") == PRELOAD
     assert preload("local", "tests_workers") == [*LOCAL_CLUSTER_PRELOAD, *PRELOAD, "tests_workers"]
     assert preload("tcp://10.0.0.1:8786", "sudoku_lens.batch.work") == PRELOAD
+
+
+def test_a_worker_reads_photos_with_opencv_on_its_own_thread() -> None:
+    """A batch runs a worker per core: OpenCV's pool of threads in each would only take CPU from
+    the others, so a worker that reads a photo runs OpenCV on one thread."""
+    import subprocess
+
+    script = (
+        "import sys, cv2\n"
+        "from sudoku_lens.batch.work import PhotoUnit, work\n"
+        "done = work(PhotoUnit(sys.argv[1], sys.argv[1]), None)\n"
+        "print(done.statuses['solved'], cv2.getNumThreads())"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", script, str(EXAMPLE_PATH)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert ran.stdout.split() == ["1", "1"]

@@ -7,6 +7,7 @@ failure of one item becomes a record with its `error`; the batch goes on.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -184,12 +185,23 @@ def _error_record(
     return Record(source, line, kind, grid, None, None, None, "error", None, None, seconds, message)
 
 
+@functools.cache
+def _opencv_on_one_thread() -> None:
+    """Run OpenCV on this worker's own thread: a batch has a worker per core, so OpenCV's pool of
+    threads only takes CPU from the other workers (160 photos with --jobs 1 on 2 cores: 11.3
+    CPU seconds with it, 8.8 without, the same wall time)."""
+    import cv2
+
+    cv2.setNumThreads(1)
+
+
 def _photo_record(unit: PhotoUnit, rated: bool) -> Record:
     """Read, solve and (when asked) draw one photo."""
     from sudoku_lens.pipeline import solve_photo
     from sudoku_lens.puzzle import format_line
     from sudoku_lens.read.kinds import kinds_text
 
+    _opencv_on_one_thread()
     if unit.error is not None:
         return _error_record(unit.source, None, "photo", None, unit.error, 0.0)
     start = time.perf_counter()
