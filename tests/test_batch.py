@@ -602,9 +602,9 @@ def test_the_fork_server_can_start_before_numpy_is_imported() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     )
     assert imported.stdout.strip() == "[]"
-    assert preload(None, "sudoku_lens.batch.work") == PRELOAD
+    assert preload(None) == preload(None, "sudoku_lens.batch.work") == PRELOAD
     assert preload("local", "tests_workers") == [*LOCAL_CLUSTER_PRELOAD, *PRELOAD, "tests_workers"]
-    assert preload("tcp://10.0.0.1:8786", "sudoku_lens.batch.work") == PRELOAD
+    assert preload("tcp://10.0.0.1:8786") == PRELOAD
 
 
 def test_a_worker_reads_photos_with_opencv_on_its_own_thread() -> None:

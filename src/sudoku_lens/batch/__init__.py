@@ -116,9 +116,8 @@ def process(
     """
     from sudoku_lens.batch.forkserver import preload, start_fork_server
 
-    worker_module = "sudoku_lens.batch.work" if worker is None else worker.__module__
     if cluster in (None, "local"):  # the fork server imports while we go on
-        start_fork_server(preload(cluster, worker_module))
+        start_fork_server(preload(cluster, worker and worker.__module__))
     from sudoku_lens.batch.inputs import Recorded, expand
     from sudoku_lens.batch.output import read_recorded
     from sudoku_lens.batch.work import work

@@ -21,11 +21,12 @@ start: with its MALLOC_TRIM_THRESHOLD_ of 64 kB, each photo's buffers went back 
 and were faulted in again for the next, which tripled the workers' system time."""
 
 
-def preload(cluster: str | None, worker_module: str) -> list[str]:
+def preload(cluster: str | None, worker_module: str | None = None) -> list[str]:
     """What the fork server imports for a batch on `cluster` (None: the local pool; "local": a
-    LocalCluster) whose worker function is in `worker_module`."""
+    LocalCluster) whose worker function is in `worker_module` (None: the default worker's, which
+    PRELOAD holds)."""
     extra = LOCAL_CLUSTER_PRELOAD if cluster == "local" else []
-    return list(dict.fromkeys([*extra, *PRELOAD, worker_module]))
+    return list(dict.fromkeys([*extra, *PRELOAD, *([worker_module] if worker_module else [])]))
 
 
 def start_fork_server(modules: list[str]) -> None:

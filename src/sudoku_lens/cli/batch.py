@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if args.cluster in (None, "local"):  # before NumPy is imported here: both import at once
         from sudoku_lens.batch.forkserver import preload, start_fork_server
 
-        start_fork_server(preload(args.cluster, "sudoku_lens.batch.work"))
+        start_fork_server(preload(args.cluster))
     from sudoku_lens.batch.inputs import expand
     from sudoku_lens.batch.output import output_format, read_recorded
 

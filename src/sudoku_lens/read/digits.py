@@ -47,6 +47,8 @@ _DARK = 0.45
 _LINKED = 0.25
 """Share of a cell's darkest ink from which a fainter pixel touching the digit's pieces joins
 them (hysteresis)."""
+_LARGEST = 0.85
+"""Longest side of a digit, a share of WORK: a longer mark is a grid line or shading."""
 _REACH = 0.3
 """Farthest from the crop's centre (a share of WORK) the box centre of a digit's piece lies."""
 _FAR_REACH = 0.35
@@ -117,7 +119,7 @@ def _digit_mask(ink: np.ndarray) -> np.ndarray | None:
         return joined
     grown = _linked(labels, count, picked)
     x, y, w, h = cv2.boundingRect(grown.view(np.uint8))
-    too_large = max(w, h) > 0.85 * WORK
+    too_large = max(w, h) > _LARGEST * WORK
     touches = min(x, y) == 0 or max(x + w, y + h) == WORK
     return picked if too_large or touches else grown
 
@@ -154,7 +156,7 @@ def _digit_pieces(stats: np.ndarray, reach: float) -> np.ndarray | None:
     for i, (x, y, w, h, area) in enumerate(stats.tolist()[1:], 1):
         off = max(abs(x + w / 2.0 - centre), abs(y + h / 2.0 - centre))
         touches = x == 0 or y == 0 or x + w == WORK or y + h == WORK
-        if off > (0.2 if touches else reach) * WORK or max(w, h) > 0.85 * WORK:
+        if off > (0.2 if touches else reach) * WORK or max(w, h) > _LARGEST * WORK:
             continue
         boxes.append((i, x, y, w, h))
         if max(w, h) >= 0.2 * WORK and area >= 0.006 * WORK * WORK and area > best_area:
