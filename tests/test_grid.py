@@ -11,6 +11,7 @@ import pytest
 
 from sudoku_lens.errors import GridNotFoundError
 from sudoku_lens.read.grid import CROP, GridLocation, locate_grid
+from sudoku_lens.read.grid.lattice import _regularise
 from sudoku_lens.read.reader import read_photo
 from sudoku_lens.synth import GlyphFont, GridStyle, place_in_scene, random_puzzle, render_grid
 from sudoku_lens.synth.handwriting import synth_filled_photo
@@ -93,6 +94,33 @@ def test_lattice_follows_every_line() -> None:
     truth = cv2.perspectiveTransform(flat, h).reshape(10, 10, 2)
     location = locate_grid(photograph(corners))
     assert np.linalg.norm(location.lattice - truth, axis=2).max() < 3.0
+
+
+def test_a_line_drawn_onto_digit_strokes_is_put_back_where_the_other_lines_say() -> None:
+    """Traced positions of the 10 rows of a grid on paper curled along one edge (every line bends
+    alike there, more the nearer the edge), one line pulled for three pieces onto the strokes of
+    bold digits beside it: those three points go back onto the curl; every other point, the curl
+    included, is kept as traced."""
+    s = 24
+    along = np.linspace(-1.0, 1.0, 20)
+    curl = 4.0 * np.clip(along - 0.4, 0.0, None) ** 2 / 0.36
+    lines = np.arange(10)[:, None]
+    traced = 24.0 + s * lines + curl[None, :] * (1.0 - lines / 18.0)
+    pulled = traced.copy()
+    pulled[7, 3:6] += 0.3 * s
+    regular = _regularise(pulled, np.ones(10), s)
+    np.testing.assert_allclose(regular[7, 3:6], traced[7, 3:6], atol=1.0)
+    untouched = np.ones(traced.shape, bool)
+    untouched[7, 3:6] = False
+    np.testing.assert_array_equal(regular[untouched], pulled[untouched])
+
+
+@pytest.mark.parametrize("seed", [48, 60])
+def test_printed_digits_beside_faint_rules_are_read_on_a_generated_page(seed: int) -> None:
+    """Generated hand-filled pages where a traced line was drawn onto a bold printed digit
+    beside a faint rule, cutting the digit off its cell: every given is read."""
+    made = synth_filled_photo(seed, "medium")
+    np.testing.assert_array_equal(read_photo(made.photo.image).givens, made.photo.puzzle)
 
 
 def test_cells_and_boxes() -> None:

@@ -14,6 +14,12 @@ from sudoku_lens.read.grid.geometry import Pyramid, rectify
 
 _SLICES = 18  # pieces each line is followed in (two per cell)
 _STEP_COST = 0.05  # cost per pixel a line's path moves between neighbouring pieces
+_STRAY = 1 / 6
+"""Farthest (a share of a cell) a point of a line may lie from where the other lines put it
+before it is taken for a digit's stroke the line was drawn onto."""
+_CHECKED = 6
+"""Least lines, seen along their length and near where the others put them, that a point must be
+checked against; with fewer (a grid whose thin rules do not show) the points are kept."""
 
 
 def fit_lattice(pyramid: Pyramid, quad: np.ndarray) -> np.ndarray:
@@ -111,7 +117,10 @@ def _regularise(ys: np.ndarray, support: np.ndarray, s: int) -> np.ndarray:
 
     `ys` holds each line's positions at common points along it; `support` the share of its
     length where it was seen. At every point the ten positions are fitted as a quadratic of the
-    line number (spacing changes smoothly under perspective) over the trusted lines.
+    line number (spacing changes smoothly under perspective) over the trusted lines. A point
+    of a trusted line far from that fit (`_STRAY`), where enough others are near it, is moved
+    onto it: the line was drawn onto the strokes of a bold digit beside a faint rule there,
+    while a curl of the paper bends every line near it alike and is kept.
     """
     index = np.arange(10, dtype=np.float64) / 4.5 - 1.0
     trusted = support >= 0.3
@@ -123,7 +132,14 @@ def _regularise(ys: np.ndarray, support: np.ndarray, s: int) -> np.ndarray:
         across = _fit_quadratics(index, ys.T, weight)
         predicted = _evaluate(across, index).T
         trusted &= np.abs(ys - predicted).mean(axis=1) < s / 5
-    return np.where(trusted[:, None], ys, predicted)
+    kept = np.broadcast_to(trusted[:, None], ys.shape)
+    if trusted.sum() >= _CHECKED:
+        for _ in range(2):
+            across = _fit_quadratics(index, ys.T, kept.T.astype(np.float64))
+            predicted = _evaluate(across, index).T
+            near = trusted[:, None] & (np.abs(ys - predicted) <= s * _STRAY)
+            kept = np.where(near.sum(axis=0) >= _CHECKED, near, trusted[:, None])
+    return np.where(kept, ys, predicted)
 
 
 def _intersect(rows: np.ndarray, cols: np.ndarray, along: np.ndarray) -> np.ndarray:
