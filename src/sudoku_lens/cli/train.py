@@ -41,7 +41,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="keep the digit model at --out and train only the kinds model against it",
     )
-    parser.add_argument("--epochs", type=int, default=5, help="training epochs (default 5)")
+    parser.add_argument("--epochs", type=int, default=8, help="training epochs (default 8)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument(
         "--fonts",
