@@ -38,9 +38,9 @@ HANDWRITING_PACKAGES = (
     "fonts-dancingscript",
 )
 """Debian packages of handwriting fonts (install what is available) for the pen entries. Not
-fonts-femkeklaver, which the issue suggested: its digits are hollow outlines and its 1 and 2 a few
-faint traced hairlines, which no pen entry looks like (the digit model read 70% of them right,
-against 85 to 98% for the other fonts' digits)."""
+fonts-femkeklaver: its digits are hollow outlines and its 1 and 2 a few faint traced hairlines,
+which no pen entry looks like (the digit model read 70% of them right, against 85 to 98% for
+each other font's digits)."""
 HANDWRITING_FOLDERS = (
     "fifthhorseman",
     "breip",

@@ -113,7 +113,8 @@ def _evaluate(coeffs: np.ndarray, u: np.ndarray) -> np.ndarray:
 
 
 def _regularise(ys: np.ndarray, support: np.ndarray, s: int) -> np.ndarray:
-    """Replace lines that are barely seen, or that break the even spacing, by interpolation.
+    """Replace lines that are barely seen or break the even spacing, and the stray points of
+    the others, by interpolation.
 
     `ys` holds each line's positions at common points along it; `support` the share of its
     length where it was seen. At every point the ten positions are fitted as a quadratic of the
