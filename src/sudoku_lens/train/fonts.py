@@ -39,8 +39,8 @@ HANDWRITING_PACKAGES = (
 )
 """Debian packages of handwriting fonts (install what is available) for the pen entries. Not
 fonts-femkeklaver: its digits are hollow outlines and its 1 and 2 a few faint traced hairlines,
-which no pen entry looks like (the digit model read 70% of them right, against 85 to 98% for
-each other font's digits)."""
+which no pen entry looks like. (The digit model of the time read 70% of them right; Kristi, a
+readable hand it read as badly, stays: the models trained on more of it read 88%.)"""
 HANDWRITING_FOLDERS = (
     "fifthhorseman",
     "breip",
