@@ -6,9 +6,11 @@ the share of planted mistakes reported wrong with the right digit expected (targ
 share of right entries reported wrong or unsure (target <= 1%), the share of right entries
 reported wrong alone, how many photos had their givens solved, and where the mistakes not
 reported wrong went (`MISSED`: givens not solved or solved to another answer, the entry unsure,
-not taken for an entry, or read as the right digit). A sweep shows the same two
-shares for other unsure thresholds (`UNSURE_BELOW`; entries whose cells give the solution's digit
-`RIGHT_FROM` or more are right throughout), to retune it when the digit model changes.
+not taken for an entry, read as the right digit or taken for right), and the cells that hold no
+entry (pencil notes, print or an empty cell read as one) reported wrong. A sweep shows the same
+two shares and those other cells for other thresholds, `RIGHT_FROM` (an entry whose cell gives
+the solution's digit that probability or more is right) against `UNSURE_BELOW` (one read less
+surely than that is unsure), to retune them when the digit model changes.
 
 `--kinds truth` (the default) takes each cell's kind from the generator, as certain, and
 everything else (digits, probabilities) from the reader: the check alone; `--kinds reader` uses
@@ -37,7 +39,8 @@ from sudoku_lens.solve import Status
 from sudoku_lens.synth.handwriting import synth_filled_photo
 from sudoku_lens.train.fonts import find_handwriting_fonts
 
-THRESHOLDS = (0.3, 0.5, 0.6, 0.7, 0.8, 0.9)
+UNSURE_SWEEP = (0.5, 0.6, 0.7, 0.8, 0.9)
+RIGHT_SWEEP = (0.05, 0.1, 0.2, 0.3, 0.5)
 
 
 MISSED = (
@@ -46,18 +49,24 @@ MISSED = (
     "unsure",
     "not read as an entry",
     "read as the right digit",
+    "taken for right",
 )
-"""Where a planted mistake that is not reported wrong went."""
+"""Where a planted mistake that is not reported wrong went ("taken for right": read as another
+digit, its cell giving the solution's digit `RIGHT_FROM` or more)."""
 
 
-def _why_missed(answer: Answer, cell: tuple[int, int], unsure: set[tuple[int, int]]) -> str:
+def _why_missed(
+    answer: Answer, cell: tuple[int, int], unsure: set[tuple[int, int]], solution: np.ndarray
+) -> str:
     """Which of MISSED explains a planted mistake in `cell` of a solved photo not reported
-    wrong: an entry neither unsure nor wrong holds the solution's digit."""
+    wrong."""
     if cell in unsure:
         return "unsure"
     if not answer.entries[cell]:
         return "not read as an entry"
-    return "read as the right digit"
+    if answer.entries[cell] == solution[cell]:
+        return "read as the right digit"
+    return "taken for right"
 
 
 def main() -> None:
@@ -80,9 +89,10 @@ def main() -> None:
     args = parser.parse_args()
     fonts = [str(path) for path in find_handwriting_fonts()]
 
-    caught = planted = flagged = wrongly = right_entries = solved = lost = 0
+    caught = planted = flagged = wrongly = right_entries = solved = lost = others = 0
     missed = dict.fromkeys(MISSED, 0)
-    sweep = {t: [0, 0] for t in THRESHOLDS}  # threshold -> [mistakes caught, right flagged]
+    # (right from, unsure below) -> [mistakes caught, right entries flagged, other cells wrong]
+    sweep = {(rf, ub): [0, 0, 0] for rf in RIGHT_SWEEP for ub in UNSURE_SWEEP}
     start = time.perf_counter()
     for seed in range(args.first, args.first + args.seeds):
         sample = synth_filled_photo(seed, args.difficulty, mistakes=args.mistakes, font_files=fonts)
@@ -110,22 +120,24 @@ def main() -> None:
             entry = reported.get((int(r), int(c)))
             caught += entry is not None and entry.expected == int(solution[r, c])
             if entry is None:
-                missed[_why_missed(answer, (int(r), int(c)), unsure)] += 1
+                missed[_why_missed(answer, (int(r), int(c)), unsure, solution)] += 1
             elif entry.expected != int(solution[r, c]):
                 missed["givens solved to another answer"] += 1
         for r, c in np.argwhere(right):
             cell = (int(r), int(c))
             flagged += cell in reported or cell in unsure
             wrongly += cell in reported
+        others += sum(not hand[cell] for cell in reported)
         written = answer.entries
         probability = np.take_along_axis(reading.probabilities, written[..., None], 2)[..., 0]
         chance = np.take_along_axis(reading.probabilities, solution[..., None], 2)[..., 0]
-        checked = (written > 0) & (chance < RIGHT_FROM)
-        for threshold in THRESHOLDS:
-            sure = checked & (probability >= threshold)
+        for (right_from, unsure_below), counts in sweep.items():
+            checked = (written > 0) & (chance < right_from)
+            sure = checked & (probability >= unsure_below)
             differs = sure & (written != solution)
-            sweep[threshold][0] += int((differs & truth.mistakes).sum())
-            sweep[threshold][1] += int((right & (checked & ~sure | differs)).sum())
+            counts[0] += int((differs & truth.mistakes).sum())
+            counts[1] += int((right & (checked & ~sure | differs)).sum())
+            counts[2] += int((differs & ~hand).sum())
     seconds = time.perf_counter() - start
 
     def share(part: int, whole: int) -> str:
@@ -145,12 +157,19 @@ def main() -> None:
         f"({share(wrongly, right_entries)})"
     )
     print("mistakes not reported wrong: " + ", ".join(f"{why} {n}" for why, n in missed.items()))
-    print(f"unsure threshold sweep (in use: {UNSURE_BELOW}):")
-    for threshold, (hit, noise) in sweep.items():
-        print(
-            f"  {threshold:.2f}: mistakes caught {share(hit, planted)}, "
-            f"right entries flagged {share(noise, right_entries)}"
+    print(f"cells holding no entry (notes, print, empty) reported wrong: {others}")
+    print(
+        f"threshold sweep (in use: right from {RIGHT_FROM}, unsure below {UNSURE_BELOW}): "
+        "mistakes caught / right entries flagged / other cells reported wrong"
+    )
+    print("  right from  " + "".join(f"{f'unsure below {ub}':>24}" for ub in UNSURE_SWEEP))
+    for right_from in RIGHT_SWEEP:
+        cells = "".join(
+            f"{f'{share(hit, planted)} / {share(noise, right_entries)} / {other}':>24}"
+            for (rf, _), (hit, noise, other) in sweep.items()
+            if rf == right_from
         )
+        print(f"  {right_from:<10}  {cells}")
 
 
 if __name__ == "__main__":

@@ -55,15 +55,29 @@ def expected_wrong(sample: SyntheticFilledPhoto) -> list[CheckedEntry]:
     ]
 
 
-def read_unclearly(reading: Reading, r: int, c: int, confidence: float | None = None) -> Reading:
-    """`reading` with the digit of cell (r, c) read at `confidence`, by default just below both
-    `UNSURE_BELOW` and `RIGHT_FROM`, the rest spread evenly over the other values."""
-    if confidence is None:
-        confidence = min(UNSURE_BELOW, RIGHT_FROM) - 0.05
-    probabilities = reading.probabilities.copy()
-    probabilities[r, c] = (1 - confidence) / 9
-    probabilities[r, c, reading.grid[r, c]] = confidence
-    return dataclasses.replace(reading, probabilities=probabilities)
+def read_unclearly(
+    reading: Reading,
+    sample: SyntheticFilledPhoto,
+    r: int,
+    c: int,
+    confidence: float | None = None,
+    read_as: int | None = None,
+) -> Reading:
+    """`reading` with cell (r, c) read unsurely, as a misread comes out: its digit (or `read_as`)
+    at `confidence`, by default just below `UNSURE_BELOW`; the solution's digit, where it is
+    another, given half of `RIGHT_FROM`; the rest spread evenly over the other values."""
+    digit = int(reading.grid[r, c]) if read_as is None else read_as
+    truth = int(sample.photo.solution[r, c])
+    confidence = UNSURE_BELOW - 0.05 if confidence is None else confidence
+    grid, probabilities = reading.grid.copy(), reading.probabilities.copy()
+    grid[r, c] = digit
+    probabilities[r, c] = 0.0
+    probabilities[r, c, digit] = confidence
+    if truth != digit:
+        probabilities[r, c, truth] = RIGHT_FROM / 2
+    rest = [d for d in range(10) if d not in (digit, truth)]
+    probabilities[r, c, rest] = (1.0 - probabilities[r, c].sum()) / len(rest)
+    return dataclasses.replace(reading, grid=grid, probabilities=probabilities)
 
 
 def test_planted_mistakes_are_wrong_with_the_right_digit_and_right_entries_pass(
@@ -82,7 +96,7 @@ def test_an_entry_read_without_confidence_is_unsure_never_wrong(
     sample: SyntheticFilledPhoto, reading: Reading
 ) -> None:
     (r, c) = expected_wrong(sample)[0].cell
-    answer = answer_reading(read_unclearly(reading, r, c))
+    answer = answer_reading(read_unclearly(reading, sample, r, c))
     assert answer.unsure_entries == [CheckedEntry((r, c), int(reading.grid[r, c]), None)]
     assert (r, c) not in [entry.cell for entry in answer.wrong_entries]
     assert len(answer.wrong_entries) == len(expected_wrong(sample)) - 1
@@ -100,10 +114,56 @@ def test_an_entry_read_unsurely_as_the_solutions_digit_is_right(
     right = np.argwhere((reading.kinds == HANDWRITTEN) & ~sample.filled.mistakes)
     (r, c), (mr, mc) = right[0], expected_wrong(sample)[0].cell
     confidence = (RIGHT_FROM + UNSURE_BELOW) / 2
-    unclear = read_unclearly(read_unclearly(reading, r, c, confidence), mr, mc, confidence)
+    unclear = read_unclearly(reading, sample, r, c, confidence)
+    unclear = read_unclearly(unclear, sample, mr, mc, confidence)
     answer = answer_reading(unclear)
     assert answer.unsure_entries == [CheckedEntry((mr, mc), int(reading.grid[mr, mc]), None)]
     assert answer.wrong_entries == expected_wrong(sample)[1:]
+
+
+def misread(
+    reading: Reading, sample: SyntheticFilledPhoto, r: int, c: int, truth_share: float
+) -> tuple[Reading, int]:
+    """`reading` with the right entry of cell (r, c) misread as another digit at 0.7, its true
+    digit given `truth_share`, the rest spread evenly; and the digit it was misread as."""
+    truth = int(sample.photo.solution[r, c])
+    wrongly = truth % 9 + 1
+    grid, probabilities = reading.grid.copy(), reading.probabilities.copy()
+    grid[r, c] = wrongly
+    rest = [d for d in range(10) if d not in (wrongly, truth)]
+    probabilities[r, c, rest] = (1.0 - 0.7 - truth_share) / len(rest)
+    probabilities[r, c, [wrongly, truth]] = 0.7, truth_share
+    return dataclasses.replace(reading, grid=grid, probabilities=probabilities), wrongly
+
+
+def test_a_misread_entry_is_right_where_its_cell_gives_the_solutions_digit_enough(
+    sample: SyntheticFilledPhoto, reading: Reading, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A right entry misread as another digit is still right where the digit model gives the
+    solution's digit `RIGHT_FROM` or more (a misread keeps its true digit among the runners-up),
+    and a hint continues from the solution's digit there; with less it is wrong."""
+    from sudoku_lens.hints import hint_photo
+    from sudoku_lens.read import reader
+
+    right = (reading.kinds == HANDWRITTEN) & ~sample.filled.mistakes
+    (r, c) = (int(v) for v in np.argwhere(right)[0])
+    truth = int(sample.photo.solution[r, c])
+    doubtful, wrongly = misread(reading, sample, r, c, RIGHT_FROM)
+    answer = answer_reading(doubtful)
+    assert answer.entries[r, c] == wrongly
+    assert answer.wrong_entries == expected_wrong(sample) and answer.unsure_entries == []
+    monkeypatch.setattr(reader, "read_photo", lambda source: doubtful)
+    found = hint_photo(sample.photo.image)
+    assert np.asarray(found.state.values).reshape(9, 9)[r, c] == truth
+    assert r * 9 + c not in found.wrong_entries
+
+    clear, _ = misread(reading, sample, r, c, RIGHT_FROM / 2)
+    called = answer_reading(clear).wrong_entries
+    assert CheckedEntry((r, c), wrongly, truth) in called
+    monkeypatch.setattr(reader, "read_photo", lambda source: clear)
+    found = hint_photo(sample.photo.image)
+    assert r * 9 + c in found.wrong_entries
+    assert np.asarray(found.state.values).reshape(9, 9)[r, c] == 0
 
 
 def test_entries_are_never_givens_so_givens_alone_may_leave_several_solutions(
@@ -269,7 +329,10 @@ def test_entries_given_by_the_caller_are_certain_unless_sent_as_read(
 ) -> None:
     """An entry the caller sends that is the digit read in its cell keeps the reading's
     probability (sent back as read, it stays unsure); any other entry is taken as certain."""
-    low = dataclasses.replace(reading, probabilities=np.full((9, 9, 10), 0.1, np.float32))
+    # nothing read clearly: every digit of every cell below RIGHT_FROM
+    low = dataclasses.replace(
+        reading, probabilities=np.full((9, 9, 10), RIGHT_FROM / 2, np.float32)
+    )
     as_read = answer_reading(low, grid=sample.photo.puzzle, entries=reading.entries)
     assert as_read.wrong_entries == []
     assert {entry.cell for entry in as_read.unsure_entries} == {
@@ -298,7 +361,7 @@ def test_every_entry_is_right_wrong_or_unsure_and_unsure_is_never_wrong(
     probabilities = reading.probabilities.copy()
     for r, c in chosen:
         digit = data.draw(st.integers(1, 9))
-        confidence = data.draw(st.floats(0.2, 0.956))
+        confidence = data.draw(st.floats(0.05, 0.956))
         grid[r, c], kinds[r, c] = digit, HANDWRITTEN
         probabilities[r, c] = (1 - confidence) / 9
         probabilities[r, c, digit] = confidence
@@ -377,9 +440,10 @@ def test_drawing_rings_an_unsure_entry_in_orange_and_calls_it_nothing_else(
 ) -> None:
     right = np.argwhere((reading.kinds == HANDWRITTEN) & ~sample.filled.mistakes)
     (r, c), (other_r, other_c) = right[0], right[1]
-    unclear = read_unclearly(reading, r, c)
+    misread = int(reading.grid[r, c]) % 9 + 1
+    unclear = read_unclearly(reading, sample, r, c, read_as=misread)
     answer = answer_reading(unclear)
-    assert [entry.cell for entry in answer.unsure_entries] == [(r, c)]
+    assert answer.unsure_entries == [CheckedEntry((r, c), misread, None)]
     image = draw_answer(unclear, answer)
 
     box = cell_box(reading, r, c, 0.45)
@@ -463,7 +527,7 @@ def test_the_hint_command_names_wrong_and_unsure_entries(
 
     wrong = expected_wrong(sample)
     (r, c) = wrong[0].cell
-    unclear = read_unclearly(reading, r, c)
+    unclear = read_unclearly(reading, sample, r, c)
     monkeypatch.setattr(reader, "read_photo", lambda source: unclear)
     photo = tmp_path / "filled.png"
     cv2.imwrite(str(photo), sample.photo.image)
@@ -516,7 +580,7 @@ def test_live_mode_rings_an_unsure_entry_in_orange(
     from sudoku_lens.live import solver as live_solver
 
     (r, c) = expected_wrong(sample)[0].cell
-    unclear = read_unclearly(reading, r, c)
+    unclear = read_unclearly(reading, sample, r, c)
     monkeypatch.setattr(
         live_solver, "read_image", lambda image, **_: dataclasses.replace(unclear, image=image)
     )

@@ -493,7 +493,7 @@ def test_after_a_hint_the_entry_marks_follow_the_hint_answer(page, tmp_path, mon
     wrong = [int(i) for i in np.flatnonzero(sample.filled.mistakes)]
     right = [int(i) for i in np.flatnonzero(sample.filled.kinds == 2) if i not in wrong]
     unsure_at, edited_at = right[0], right[1]
-    confidence = min(RIGHT_FROM, UNSURE_BELOW) - 0.1  # unsure, though the solution's digit
+    confidence = min(RIGHT_FROM, UNSURE_BELOW) / 2  # unsure, though the solution's digit
     probabilities = reading.probabilities.copy()
     probabilities[divmod(unsure_at, 9)] = (1 - confidence) / 9
     probabilities[(*divmod(unsure_at, 9), int(solution[unsure_at]))] = confidence

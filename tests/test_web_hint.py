@@ -163,7 +163,7 @@ def unsure_reading(reading, cell: int):
 
     from sudoku_lens.pipeline import RIGHT_FROM, UNSURE_BELOW
 
-    confidence = min(RIGHT_FROM, UNSURE_BELOW) - 0.1
+    confidence = min(RIGHT_FROM, UNSURE_BELOW) / 2
     probabilities = reading.probabilities.copy()
     row, col = divmod(cell, 9)
     probabilities[row, col] = (1 - confidence) / 9

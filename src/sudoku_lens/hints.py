@@ -139,16 +139,15 @@ def hint_photo(
     state = CandidateGrid.from_puzzle(answer.grid)
     solution = format_line(answer.solution)
     unsure = {r * 9 + c for (r, c) in (entry.cell for entry in answer.unsure_entries)}
+    wrong = sorted(r * 9 + c for (r, c) in (entry.cell for entry in answer.wrong_entries))
     own = answer.entries.reshape(-1).tolist()
-    wrong: list[int] = []
-    for cell in range(81):
-        digit = own[cell]
-        if not digit or state.values[cell]:
+    for cell, digit in enumerate(own):
+        right = ord(solution[cell]) - 48
+        if not digit or cell in wrong or state.values[cell] or (cell in unsure and digit != right):
             continue
-        if ord(solution[cell]) - 48 == digit:
-            state.place(cell, digit)
-        elif cell not in unsure:
-            wrong.append(cell)
+        # a right entry, read as the solution's digit or misread as another that gives the
+        # solution's `RIGHT_FROM` or more: the person wrote the solution's digit
+        state.place(cell, right)
     state = with_eliminations(state, eliminations)
     timings["repair"] = time.perf_counter() - stage
 
