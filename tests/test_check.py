@@ -440,10 +440,10 @@ def test_drawing_rings_an_unsure_entry_in_orange_and_calls_it_nothing_else(
 ) -> None:
     right = np.argwhere((reading.kinds == HANDWRITTEN) & ~sample.filled.mistakes)
     (r, c), (other_r, other_c) = right[0], right[1]
-    misread = int(reading.grid[r, c]) % 9 + 1
-    unclear = read_unclearly(reading, sample, r, c, read_as=misread)
+    wrongly = int(reading.grid[r, c]) % 9 + 1
+    unclear = read_unclearly(reading, sample, r, c, read_as=wrongly)
     answer = answer_reading(unclear)
-    assert answer.unsure_entries == [CheckedEntry((r, c), misread, None)]
+    assert answer.unsure_entries == [CheckedEntry((r, c), wrongly, None)]
     image = draw_answer(unclear, answer)
 
     box = cell_box(reading, r, c, 0.45)

@@ -111,10 +111,11 @@ def hint_photo(
     the reading. The person's handwritten entries read from the photo are checked as
     `answer_reading` does; `entries` (81 digits, 0 where none: the digits the person placed as
     shown to them, typed in, corrected or taken from earlier hints) replace those read, so a 0
-    clears an entry read in its cell. The right ones are placed, the wrong ones left out and
-    reported in `wrong_entries`. Entries read too unclearly to check (an entry sent that is the
-    digit read keeps the reading's probability) are reported in `unsure_entries` and never
-    called wrong: placed where they are right, left out where not.
+    clears an entry read in its cell. The right ones are placed (the solution's digit, also where
+    a misread one is taken for right), the wrong ones left out and reported in `wrong_entries`.
+    Entries read too unclearly to check (an entry sent that is the digit read keeps the
+    reading's probability) are reported in `unsure_entries` and never called wrong: placed where
+    they are right, left out where not.
     `eliminations` are candidates already crossed out (`"r1c2<>5"`). Raises ImageError,
     GridNotFoundError, UnsolvablePuzzleError, UnknownTechniqueError or PuzzleFormatError.
     """

@@ -34,27 +34,27 @@ OUTLINE_COLOR = (0, 0, 255)
 UNSURE_BELOW = 0.5
 """An entry whose digit the classifier gave a lower probability than this is unsure: reported,
 never called wrong (unless `RIGHT_FROM` calls it right). Above it, the digit read is more likely
-than all the others together; and an entry that reaches `check` this way gives the solution's
-digit less than `RIGHT_FROM`, so it is not the solution's digit whichever digit it is. Retuned
-with `RIGHT_FROM` when the digit model changes, on `benchmarks/check.py` (generated photos with
-planted mistakes: its sweep gives the mistakes caught, the right entries flagged and the other
-cells called wrong for each pair) and on the hand-filled photos, whose entries are all right
-(`benchmarks/false_alarms.py`). With the shipped models, seeds 40001-40080 and 50001-50080:
-95.2% of the mistakes caught at 0.5, 91.0% at 0.8; no entry reported wrong on 154 of the 160
-hand-filled photos at 0.5-0.7 and 155 at 0.8 (the misreads called wrong are read at 0.71-0.95);
-pencil notes read as an entry and called wrong on 14 of 312 generated photos at 0.5, 5 at
-0.8."""
+than all the others together; and an entry this threshold is asked about gives the solution's
+digit less than `RIGHT_FROM` (else it is right), so it is not the solution's digit whichever
+digit it is. Retuned with `RIGHT_FROM` when the digit model changes, on `benchmarks/check.py`
+(generated photos with planted mistakes: its sweep gives the mistakes caught, the right entries
+flagged and the other cells called wrong for each pair) and on the hand-filled photos, whose
+entries are all right (`benchmarks/false_alarms.py`). With the shipped models, seeds 40001-40080
+and 50001-50080: 95.2% of the mistakes caught at 0.5, 91.0% at 0.8; no entry reported wrong on
+154 of the 160 hand-filled photos at 0.5-0.7 and 155 at 0.8 (the misreads called wrong are read
+at 0.71-0.95); cells holding no entry (pencil notes mostly) read as one and called wrong on 14
+of 312 generated photos at 0.5, 5 at 0.8."""
 
 RIGHT_FROM = 0.1
 """An entry whose cell gives the solution's digit at least this probability is right, however
-its reading came out: a handwritten digit misread is most often given its true digit as the
-runner-up. On the generated photos of `benchmarks/check.py` (seeds 40001-40080 and
-50001-50080, shipped models) 110 right entries were misread, their true digit given 0.0-0.4
-(median 0.15), while 99% of the planted mistakes gave the solution's digit under 0.08: at 0.1,
-0.79% of the right entries are flagged (wrong or unsure) instead of 3.39% at 0.5, and the
-mistakes caught stay within 0.4 points. On the hand-filled validation photos a mistake written
-in any of their handwritten digits' place would be taken for right 0.75% of the time (0.06% at
-0.5)."""
+its reading came out: a misread handwritten digit mostly still gives its true digit a tenth or
+more, a written mistake next to nothing. On the generated photos of `benchmarks/check.py` (seeds
+40001-40080 and 50001-50080, shipped models) 110 right entries were misread, their true digit
+given 0.0-0.4 (median 0.16; 76 of them 0.1 or more), while 99% of the planted mistakes gave the
+solution's digit under 0.08: at 0.1, 0.79% of the right entries are flagged (wrong or unsure)
+instead of 3.39% at 0.5, and the mistakes caught stay within 0.4 points. On the hand-filled
+validation photos a mistake written in any of their handwritten digits' place would be taken for
+right 0.75% of the time (0.06% at 0.5)."""
 
 
 @dataclass(frozen=True)
