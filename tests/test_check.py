@@ -62,10 +62,12 @@ def read_unclearly(
     c: int,
     confidence: float | None = None,
     read_as: int | None = None,
+    truth_share: float = RIGHT_FROM / 2,
 ) -> Reading:
     """`reading` with cell (r, c) read unsurely, as a misread comes out: its digit (or `read_as`)
     at `confidence`, by default just below `UNSURE_BELOW`; the solution's digit, where it is
-    another, given half of `RIGHT_FROM`; the rest spread evenly over the other values."""
+    another, given `truth_share` (by default half of `RIGHT_FROM`); the rest spread evenly over
+    the other values."""
     digit = int(reading.grid[r, c]) if read_as is None else read_as
     truth = int(sample.photo.solution[r, c])
     confidence = UNSURE_BELOW - 0.05 if confidence is None else confidence
@@ -74,7 +76,7 @@ def read_unclearly(
     probabilities[r, c] = 0.0
     probabilities[r, c, digit] = confidence
     if truth != digit:
-        probabilities[r, c, truth] = RIGHT_FROM / 2
+        probabilities[r, c, truth] = truth_share
     rest = [d for d in range(10) if d not in (digit, truth)]
     probabilities[r, c, rest] = (1.0 - probabilities[r, c].sum()) / len(rest)
     return dataclasses.replace(reading, grid=grid, probabilities=probabilities)
@@ -121,21 +123,6 @@ def test_an_entry_read_unsurely_as_the_solutions_digit_is_right(
     assert answer.wrong_entries == expected_wrong(sample)[1:]
 
 
-def misread(
-    reading: Reading, sample: SyntheticFilledPhoto, r: int, c: int, truth_share: float
-) -> tuple[Reading, int]:
-    """`reading` with the right entry of cell (r, c) misread as another digit at 0.7, its true
-    digit given `truth_share`, the rest spread evenly; and the digit it was misread as."""
-    truth = int(sample.photo.solution[r, c])
-    wrongly = truth % 9 + 1
-    grid, probabilities = reading.grid.copy(), reading.probabilities.copy()
-    grid[r, c] = wrongly
-    rest = [d for d in range(10) if d not in (wrongly, truth)]
-    probabilities[r, c, rest] = (1.0 - 0.7 - truth_share) / len(rest)
-    probabilities[r, c, [wrongly, truth]] = 0.7, truth_share
-    return dataclasses.replace(reading, grid=grid, probabilities=probabilities), wrongly
-
-
 def test_a_misread_entry_is_right_where_its_cell_gives_the_solutions_digit_enough(
     sample: SyntheticFilledPhoto, reading: Reading, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -148,7 +135,8 @@ def test_a_misread_entry_is_right_where_its_cell_gives_the_solutions_digit_enoug
     right = (reading.kinds == HANDWRITTEN) & ~sample.filled.mistakes
     (r, c) = (int(v) for v in np.argwhere(right)[0])
     truth = int(sample.photo.solution[r, c])
-    doubtful, wrongly = misread(reading, sample, r, c, RIGHT_FROM)
+    wrongly = truth % 9 + 1
+    doubtful = read_unclearly(reading, sample, r, c, 0.7, wrongly, truth_share=RIGHT_FROM)
     answer = answer_reading(doubtful)
     assert answer.entries[r, c] == wrongly
     assert answer.wrong_entries == expected_wrong(sample) and answer.unsure_entries == []
@@ -157,7 +145,7 @@ def test_a_misread_entry_is_right_where_its_cell_gives_the_solutions_digit_enoug
     assert np.asarray(found.state.values).reshape(9, 9)[r, c] == truth
     assert r * 9 + c not in found.wrong_entries
 
-    clear, _ = misread(reading, sample, r, c, RIGHT_FROM / 2)
+    clear = read_unclearly(reading, sample, r, c, 0.7, wrongly)
     called = answer_reading(clear).wrong_entries
     assert CheckedEntry((r, c), wrongly, truth) in called
     monkeypatch.setattr(reader, "read_photo", lambda source: clear)
