@@ -150,6 +150,27 @@ def test_a_digit_written_against_its_cells_border_is_read() -> None:
     assert DigitClassifier.default().predict([cell]).argmax() == 7
 
 
+def tall_one_beside_the_line(x: int) -> np.ndarray:
+    """A pen 1, one straight stroke of most of the cell's height, at column `x` of a 56-pixel
+    crop whose cell's side lines are at 5 and 50: as long as a grid line's piece is in a crop,
+    and as close to the line as a person writes against it."""
+    cell = render_cell(0)
+    cv2.line(cell, (x, 14), (x + 1, 44), 40, 2)
+    return cell
+
+
+@pytest.mark.parametrize("x", [9, 44])
+def test_a_tall_1_beside_its_cells_side_line_is_not_taken_for_the_line(x: int) -> None:
+    """The stroke stays inside the cell, while a grid line crosses the crop into the neighbouring
+    cells: the 1 is read (it was removed with the lines, and the cell taken for pencil notes)."""
+    cell = tall_one_beside_the_line(x)
+    prepared = prepare_cell(cell)
+    assert prepared.any(), "the stroke is a digit, not a grid line"
+    y0, y1, x0, x1 = ink_box(prepared)
+    assert y1 - y0 >= BOX - 1 and x1 - x0 < (y1 - y0) / 2, "drawn whole, as a tall 1"
+    assert DigitClassifier.default().predict([cell]).argmax() == 1
+
+
 def test_a_grid_line_remnant_beside_a_digit_is_not_taken_for_it(wicht_data: Path) -> None:
     """In image1020 of the mixed photos a piece of grid line lies as far out as a digit written
     against its cell's border, and is larger than the small 6 in the middle of r9c9: the 6 is

@@ -32,10 +32,13 @@ MODEL_PATH = Path(__file__).with_name("models") / "digits.onnx"
 _BG_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (WORK // 4 + 1, WORK // 4 + 1))
 _LINE = WORK // 2 + 1
 """Least length of a grid line in a crop (odd, so the opening is centred and turns with it)."""
-_H_LINE = np.ones((1, _LINE), np.uint8)
 _V_LINE = np.ones((_LINE, 1), np.uint8)
 _BAND = np.zeros((WORK, WORK), np.uint8)
 _BAND[: round(0.22 * WORK)] = _BAND[-round(0.22 * WORK) :] = 1
+_END = 2
+"""Pixels at each end of a crop, in the neighbouring cells' margins, that a grid line reaches
+into and a digit does not (a run at least _LINE long that reaches the last of them fills them)."""
+_BESIDE = np.ones((1, 3), np.uint8)
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 _MIN_CONTRAST = 10.0
 _RELATIVE = 0.3
@@ -81,14 +84,23 @@ def _without_lines(ink: np.ndarray) -> np.ndarray:
 
     A grayscale opening with a long thin kernel keeps the ink of runs at least _LINE long (grid
     lines, even faint or broken ones, at their own darkness) and none of a digit's shorter
-    strokes. Removing them before the digit's contrast is measured keeps a dark line remnant
-    from setting a threshold that a faint digit beside it cannot reach.
+    strokes. Of those runs only the ones that reach the crop's ends are lines: a grid line
+    crosses the whole crop, into the neighbouring cells' margins, while the long stroke of a 1
+    or a 7 written close to the cell's side stays inside the cell. Removing the lines before the
+    digit's contrast is measured keeps a dark line remnant from setting a threshold that a faint
+    digit beside it cannot reach.
     """
-    lines = np.maximum(
-        cv2.morphologyEx(ink, cv2.MORPH_OPEN, _H_LINE) * _BAND,
-        cv2.morphologyEx(ink, cv2.MORPH_OPEN, _V_LINE) * _BAND.T,
-    )
-    return cv2.subtract(ink, cv2.dilate(lines, _CROSS))
+    vertical = _reaching_ends(cv2.morphologyEx(ink, cv2.MORPH_OPEN, _V_LINE) * _BAND.T)
+    horizontal = _reaching_ends(cv2.morphologyEx(ink.T, cv2.MORPH_OPEN, _V_LINE) * _BAND.T).T
+    return cv2.subtract(ink, cv2.dilate(np.maximum(vertical, horizontal), _CROSS))
+
+
+def _reaching_ends(runs: np.ndarray) -> np.ndarray:
+    """`runs` (an opening's vertical runs of ink) with only the columns kept whose ink, or that of
+    a column beside them (a grid line a little aslant is cut into runs in neighbouring columns),
+    reaches the crop's top or bottom _END rows at half the column's darkest or more."""
+    ends = cv2.dilate(np.maximum(runs[_END - 1], runs[-_END])[None], _BESIDE)[0]
+    return runs * (ends >= runs.max(axis=0) >> 1)
 
 
 def _digit_mask(ink: np.ndarray) -> np.ndarray | None:
