@@ -207,31 +207,10 @@ HAIRLINES = GridStyle(
 than the rules they stand next to."""
 
 
-@pytest.mark.parametrize(
-    "seed",
-    [
-        0,
-        1,
-        pytest.param(
-            2,
-            marks=pytest.mark.xfail(
-                raises=GridNotFoundError,
-                strict=True,
-                reason=(
-                    "the grid search misses this portrait 640x480 photo of a hairline grid: at "
-                    "the 12 pixels per cell the combs score, the thin rules leave no trace, so "
-                    "no comb of 10 lines fits, only the border and box lines show"
-                ),
-            ),
-        ),
-        3,
-        4,
-        5,
-        6,
-        7,
-    ],
-)
+@pytest.mark.parametrize("seed", range(16))
 def test_hairline_rules_beside_bold_digits_are_cut_along_the_rules(seed: int) -> None:
+    """Seeds 2 and 10 (small photos) were not found when the combs scored the blurred ink alone:
+    at their 12 pixels a cell the thin rules left no trace there."""
     rng = np.random.default_rng(seed)
     _, solution = random_puzzle(rng)
     givens = np.where(rng.random((9, 9)) < 0.6, solution, 0)

@@ -32,14 +32,33 @@ def binarize(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     or more gives 255) keeps faint thin lines and the extra ink of thick box lines, which the
     line measurements need.
     """
-    gray = cv2.GaussianBlur(gray, (3, 3), 0)
-    block = max(15, (max(gray.shape) // 40) | 1)
-    mean = cv2.blur(gray, (block, block))
-    gain = float(np.clip(_PAPER / max(cv2.mean(mean)[0], 1.0), 1.0, 4.0))
-    darker = cv2.convertScaleAbs(cv2.subtract(mean, gray), alpha=gain)
+    blurred = cv2.GaussianBlur(gray, (3, 3), 0)
+    mean, gain = _surroundings(blurred)
+    darker = cv2.convertScaleAbs(cv2.subtract(mean, blurred), alpha=gain)
     mask = cv2.threshold(darker, _INK_MASK, 255, cv2.THRESH_BINARY)[1]
-    strength = cv2.convertScaleAbs(cv2.subtract(darker, _INK_FLOOR), alpha=255.0 / _INK_FULL)
-    return mask, strength
+    return mask, _strength(darker)
+
+
+def sharp_strength(gray: np.ndarray) -> np.ndarray:
+    """The ink strength map of `binarize` without its blur of the pixels themselves: a hairline
+    rule one pixel wide keeps its full darkness (the blur halves it, and in a small photo that
+    can leave the thin rules no stronger than the paper's grain)."""
+    mean, gain = _surroundings(cv2.GaussianBlur(gray, (3, 3), 0))
+    return _strength(cv2.convertScaleAbs(cv2.subtract(mean, gray), alpha=gain))
+
+
+def _surroundings(blurred: np.ndarray) -> tuple[np.ndarray, float]:
+    """The mean grey level around each pixel, and the gain that brightens a dim photo's paper
+    to _PAPER (at most 4)."""
+    block = max(15, (max(blurred.shape) // 40) | 1)
+    mean = cv2.blur(blurred, (block, block))
+    return mean, float(np.clip(_PAPER / max(cv2.mean(mean)[0], 1.0), 1.0, 4.0))
+
+
+def _strength(darker: np.ndarray) -> np.ndarray:
+    """Ink strength: grey levels darker than the surroundings, from _INK_FLOOR (0) to _INK_FULL
+    (255)."""
+    return cv2.convertScaleAbs(cv2.subtract(darker, _INK_FLOOR), alpha=255.0 / _INK_FULL)
 
 
 def find_outlines(mask: np.ndarray, min_area: float) -> list[tuple[float, np.ndarray]]:

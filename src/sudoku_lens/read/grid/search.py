@@ -22,6 +22,7 @@ from sudoku_lens.read.grid.candidates import (
     find_outlines,
     grouped_quads,
     hull_quads,
+    sharp_strength,
 )
 from sudoku_lens.read.grid.cells import GridLocation, cut_cells
 from sudoku_lens.read.grid.combs import MIN_SCORE, grid_score, refine_quad
@@ -96,6 +97,8 @@ def locate_grid(
 ) -> GridLocation:
     """Find the Sudoku grid in a BGR (or grayscale) uint8 image and cut its cells.
 
+    Where no candidate scores as a grid on the ink map, the candidates are scored again on the
+    ink of the unblurred image (`sharp_strength`), in which hairline rules keep their darkness.
     Raises GridNotFoundError when the image holds no grid. When `timings` is given, the seconds
     spent finding the grid and cutting the cells are stored in it under "grid" and "cells";
     `trace` is filled in with what the search considered.
@@ -108,6 +111,8 @@ def locate_grid(
         trace.scale, trace.gray, trace.mask = 0.5 ** (len(levels) - 1), levels[-1], mask
     pyramid = ink_pyramid(strength)
     quad = _best_quad(mask, pyramid, trace)
+    if quad is None:  # a hairline grid whose thin rules the blurred ink loses: score again
+        quad = _best_quad(mask, ink_pyramid(sharp_strength(levels[-1])), trace)
     if trace is not None:
         trace.chosen = quad
     if quad is None:
