@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from conftest import truth_reading
 from sudoku_lens import pipeline
 from sudoku_lens.pipeline import (
+    DIGIT_CHANGES,
     RIGHT_FROM,
     UNSURE_BELOW,
     CheckedEntry,
@@ -170,6 +171,39 @@ def test_entries_are_never_givens_so_givens_alone_may_leave_several_solutions(
     assert answer.solution is None
     assert answer.wrong_entries == []
     np.testing.assert_array_equal(answer.grid, fewer.givens)
+
+
+def misread_givens(reading: Reading, count: int) -> Reading:
+    """`reading` with its first `count` printed digits read as the next digit up at 0.6, their
+    true digit a close second at 0.4."""
+    grid, probabilities = reading.grid.copy(), reading.probabilities.copy()
+    for r, c in np.argwhere(reading.kinds == PRINTED)[:count]:
+        truth = int(grid[r, c])
+        grid[r, c] = truth % 9 + 1
+        probabilities[r, c] = 0.0
+        probabilities[r, c, grid[r, c]], probabilities[r, c, truth] = 0.6, 0.4
+    return dataclasses.replace(reading, grid=grid, probabilities=probabilities)
+
+
+def test_misread_givens_are_mended_only_as_far_as_digit_changes(
+    sample: SyntheticFilledPhoto, reading: Reading
+) -> None:
+    """Two misread givens are read as their true digits again; three are left as read, with no
+    answer: here the most probable mend of up to three cells is a unique puzzle with another
+    answer, as mends of that many digits too often are."""
+    mended = answer_reading(misread_givens(reading, DIGIT_CHANGES))
+    assert mended.status is Status.SOLVED
+    np.testing.assert_array_equal(mended.solution, sample.photo.solution)
+    assert len(mended.corrected_cells) == DIGIT_CHANGES
+
+    broken = misread_givens(reading, DIGIT_CHANGES + 1)
+    assert count_solutions(broken.givens, limit=2) != 1
+    three = repair(broken.probabilities, broken.givens, max_changes=DIGIT_CHANGES + 1)
+    assert three.status is Status.SOLVED
+    assert not np.array_equal(three.solution, sample.photo.solution)
+    answer = answer_reading(broken)
+    assert answer.status is not Status.SOLVED
+    assert answer.solution is None and answer.corrected_cells == []
 
 
 def doubted(reading: Reading, cells: list[tuple[int, int]], kind: int, sure: float) -> Reading:
