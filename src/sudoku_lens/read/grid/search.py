@@ -68,7 +68,8 @@ class GridSearch:
     mask: np.ndarray | None = None
     """Its ink mask: 255 where darker than the surroundings."""
     candidates: list[Candidate] = field(default_factory=list)
-    """Every distinct candidate scored, in the order tried."""
+    """Every distinct candidate scored, in the order tried (each twice where none passed on the
+    ink map and they were scored again on the sharp ink)."""
     chosen: np.ndarray | None = None
     """(4, 2) corners of the candidate chosen, or None when none is a grid."""
     location: GridLocation | None = None
