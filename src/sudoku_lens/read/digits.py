@@ -32,6 +32,7 @@ MODEL_PATH = Path(__file__).with_name("models") / "digits.onnx"
 _BG_KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (WORK // 4 + 1, WORK // 4 + 1))
 _LINE = WORK // 2 + 1
 """Least length of a grid line in a crop (odd, so the opening is centred and turns with it)."""
+_H_LINE = np.ones((1, _LINE), np.uint8)
 _V_LINE = np.ones((_LINE, 1), np.uint8)
 _BAND = np.zeros((WORK, WORK), np.uint8)
 _BAND[: round(0.22 * WORK)] = _BAND[-round(0.22 * WORK) :] = 1
@@ -90,17 +91,22 @@ def _without_lines(ink: np.ndarray) -> np.ndarray:
     digit's contrast is measured keeps a dark line remnant from setting a threshold that a faint
     digit beside it cannot reach.
     """
-    vertical = _reaching_ends(cv2.morphologyEx(ink, cv2.MORPH_OPEN, _V_LINE) * _BAND.T)
-    horizontal = _reaching_ends(cv2.morphologyEx(ink.T, cv2.MORPH_OPEN, _V_LINE) * _BAND.T).T
+    vertical = _reaching_ends(cv2.morphologyEx(ink, cv2.MORPH_OPEN, _V_LINE) * _BAND.T, 0)
+    horizontal = _reaching_ends(cv2.morphologyEx(ink, cv2.MORPH_OPEN, _H_LINE) * _BAND, 1)
     return cv2.subtract(ink, cv2.dilate(np.maximum(vertical, horizontal), _CROSS))
 
 
-def _reaching_ends(runs: np.ndarray) -> np.ndarray:
-    """`runs` (an opening's vertical runs of ink) with only the columns kept whose ink, or that of
-    a column beside them (a grid line a little aslant is cut into runs in neighbouring columns),
-    reaches the crop's top or bottom _END rows at half the column's darkest or more."""
-    ends = cv2.dilate(np.maximum(runs[_END - 1], runs[-_END])[None], _BESIDE)[0]
-    return runs * (ends >= runs.max(axis=0) >> 1)
+def _reaching_ends(runs: np.ndarray, axis: int) -> np.ndarray:
+    """`runs` (an opening's runs of ink along `axis`) with only the lines kept whose ink, or that
+    of the line beside them (a grid line a little aslant is cut into runs on neighbouring lines),
+    reaches the crop's first or last _END pixels along `axis` at half its darkness in the middle
+    or more (every run _LINE long crosses the middle)."""
+    along = runs if axis == 0 else runs.T
+    ends = cv2.dilate(np.maximum(along[_END - 1], along[-_END])[None], _BESIDE)[0]
+    kept = ends >= along[WORK // 2] >> 1
+    if kept.all():
+        return runs
+    return runs * (kept if axis == 0 else kept[:, None])
 
 
 def _digit_mask(ink: np.ndarray) -> np.ndarray | None:
