@@ -173,16 +173,13 @@ def test_entries_are_never_givens_so_givens_alone_may_leave_several_solutions(
     np.testing.assert_array_equal(answer.grid, fewer.givens)
 
 
-def misread_givens(reading: Reading, count: int) -> Reading:
+def misread_givens(sample: SyntheticFilledPhoto, reading: Reading, count: int) -> Reading:
     """`reading` with its first `count` printed digits read as the next digit up at 0.6, their
     true digit a close second at 0.4."""
-    grid, probabilities = reading.grid.copy(), reading.probabilities.copy()
     for r, c in np.argwhere(reading.kinds == PRINTED)[:count]:
-        truth = int(grid[r, c])
-        grid[r, c] = truth % 9 + 1
-        probabilities[r, c] = 0.0
-        probabilities[r, c, grid[r, c]], probabilities[r, c, truth] = 0.6, 0.4
-    return dataclasses.replace(reading, grid=grid, probabilities=probabilities)
+        wrongly = int(reading.grid[r, c]) % 9 + 1
+        reading = read_unclearly(reading, sample, r, c, 0.6, wrongly, truth_share=0.4)
+    return reading
 
 
 def test_misread_givens_are_mended_only_as_far_as_digit_changes(
@@ -191,12 +188,12 @@ def test_misread_givens_are_mended_only_as_far_as_digit_changes(
     """Two misread givens are read as their true digits again; three are left as read, with no
     answer: here the most probable mend of up to three cells is a unique puzzle with another
     answer, as mends of that many digits too often are."""
-    mended = answer_reading(misread_givens(reading, DIGIT_CHANGES))
+    mended = answer_reading(misread_givens(sample, reading, DIGIT_CHANGES))
     assert mended.status is Status.SOLVED
     np.testing.assert_array_equal(mended.solution, sample.photo.solution)
     assert len(mended.corrected_cells) == DIGIT_CHANGES
 
-    broken = misread_givens(reading, DIGIT_CHANGES + 1)
+    broken = misread_givens(sample, reading, DIGIT_CHANGES + 1)
     assert count_solutions(broken.givens, limit=2) != 1
     three = repair(broken.probabilities, broken.givens, max_changes=DIGIT_CHANGES + 1)
     assert three.status is Status.SOLVED
