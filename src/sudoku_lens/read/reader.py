@@ -132,7 +132,7 @@ def _read(image_bgr: np.ndarray, timings: dict[str, float], trace: GridSearch | 
     timings["digits"] = time.perf_counter() - start
     start = time.perf_counter()
     predicted = KindClassifier.default().predict(cells.features)
-    grid, kinds, kind_probabilities = assign_kinds(predicted, cells.candidates)
+    grid, kinds, kind_probabilities = assign_kinds(predicted, cells.candidates, cells.features)
     read_empty = (cells.probabilities.argmax(axis=2) == 0)[..., None]
     probabilities = np.where(
         (grid > 0)[..., None],

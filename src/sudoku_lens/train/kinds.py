@@ -270,7 +270,9 @@ def evaluate_kinds(data: KindSet, classifier: KindClassifier) -> KindReport:
         cells = slice(81 * g, 81 * g + 81)
         digits = np.zeros((9, 9, 10), np.float32)
         digits.reshape(81, 10)[np.arange(81), data.read[cells]] = 1.0
-        _, kinds, _ = assign_kinds(probabilities[g], digits)
+        _, kinds, _ = assign_kinds(
+            probabilities[g], digits, data.features[cells].reshape(9, 9, FEATURES)
+        )
         truth = data.kinds[cells].reshape(9, 9)
         np.add.at(report.confusion, (truth.ravel(), kinds.ravel()), 1)
         report.grids += 1
