@@ -115,6 +115,25 @@ def test_a_line_drawn_onto_digit_strokes_is_put_back_where_the_other_lines_say()
     np.testing.assert_array_equal(regular[untouched], pulled[untouched])
 
 
+def test_lines_not_seen_beyond_the_seen_ones_follow_them_in_a_straight_line() -> None:
+    """Rows of a grid the comb placed a little too tall (its lines drift 2 px each from where
+    they are, as when the grid's outline was taken a little too large), the three top rows
+    hardly seen (thin rules in shaded boxes) and left where the comb put them: they are put
+    where the seen rows' steady drift says (within a fifth of a cell), not where a curve through
+    the seen rows, carried three rows on, would bend them (half a cell off: the first row's
+    cells were cut through the middle of its digits)."""
+    s = 24
+    lines = np.arange(10)[:, None] * np.ones((1, 20))
+    placed = 24.0 + s * lines
+    wobble = np.array([0.0, 0.0, 0.0, 0.6, -0.8, 0.1, -0.4, -1.0, 0.3, 0.5])[:, None]
+    truth = placed + 11.0 - 2.1 * lines + wobble
+    traced = np.where(lines < 3, placed, truth)
+    seen = np.where(lines < 3, 0.0, 1.0)
+    seen[:3, :4] = 1.0  # seen along a fifth of their length only
+    regular = _regularise(traced, seen.mean(axis=1), s)
+    assert np.abs(regular[:3] - truth[:3]).max() < s / 5
+
+
 @pytest.mark.parametrize("seed", [48, 60])
 def test_printed_digits_beside_faint_rules_are_read_on_a_generated_page(seed: int) -> None:
     """Generated hand-filled pages where a traced line was drawn onto a bold printed digit

@@ -98,11 +98,14 @@ def _smooth_path(gain: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     return path
 
 
-def _fit_quadratics(u: np.ndarray, ys: np.ndarray, weight: np.ndarray) -> np.ndarray:
-    """Weighted least-squares a + b u + c u^2 for each row of `ys`; ridge terms keep b, c small."""
+def _fit_quadratics(
+    u: np.ndarray, ys: np.ndarray, weight: np.ndarray, curvature: float = 0.5
+) -> np.ndarray:
+    """Weighted least-squares a + b u + c u^2 for each row of `ys`; ridge terms keep b, c small
+    (`curvature` is c's)."""
     design = np.stack([np.ones_like(u), u, u * u], axis=1)
     normal = np.einsum("ks,lk,kt->lst", design, weight, design)
-    normal += np.diag([1e-6, 0.05, 0.5])
+    normal += np.diag([1e-6, 0.05, curvature])
     rhs = np.einsum("ks,lk,lk->ls", design, weight, ys)
     rhs[:, 0] += 1e-6 * ys.mean(axis=1)
     return np.linalg.solve(normal, rhs[:, :, None])[:, :, 0]
@@ -121,7 +124,9 @@ def _regularise(ys: np.ndarray, support: np.ndarray, s: int) -> np.ndarray:
     line number (spacing changes smoothly under perspective) over the trusted lines. A point
     of a trusted line far from that fit (`_STRAY`), where enough others are near it, is moved
     onto it: the line was drawn onto the strokes of a bold digit beside a faint rule there,
-    while a curl of the paper bends every line near it alike and is kept.
+    while a curl of the paper bends every line near it alike and is kept. Lines replaced beyond
+    the outermost trusted ones follow a straight fit instead: a curve carried several lines
+    past its data bends far off (a comb placed a little too tall drifts the same each line).
     """
     index = np.arange(10, dtype=np.float64) / 4.5 - 1.0
     trusted = support >= 0.3
@@ -140,6 +145,14 @@ def _regularise(ys: np.ndarray, support: np.ndarray, s: int) -> np.ndarray:
             predicted = _evaluate(across, index).T
             near = trusted[:, None] & (np.abs(ys - predicted) <= s * _STRAY)
             kept = np.where(near.sum(axis=0) >= _CHECKED, near, trusted[:, None])
+    seen_lines = np.flatnonzero(trusted)
+    beyond = np.zeros(10, bool)
+    if seen_lines.size >= 2:
+        beyond = (np.arange(10) < seen_lines[0]) | (np.arange(10) > seen_lines[-1])
+    if beyond.any():
+        weight = np.broadcast_to(trusted.astype(np.float64), (ys.shape[1], 10))
+        straight = _evaluate(_fit_quadratics(index, ys.T, weight, curvature=1e6), index).T
+        predicted = np.where(beyond[:, None], straight, predicted)
     return np.where(kept, ys, predicted)
 
 
