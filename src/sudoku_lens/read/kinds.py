@@ -8,7 +8,8 @@ characters of KIND_CHARS.
 The kind is read by a small model of its own (`KindClassifier`, models/kinds.onnx) from numbers
 measured on each cell and against the grid's other digits (`kind_features`): colour, stroke
 darkness and width, size and place in the cell, stray small marks, and the digit model's
-confidence. `assign_kinds` puts the two models' answers together.
+confidence. `assign_kinds` puts the two models' answers together, weighing the digits read as
+print or pen as two groups of the grid (`weigh_print_against_pen`).
 """
 
 from __future__ import annotations

@@ -43,8 +43,9 @@ class Reading:
     has those of a blank cell, so the most likely class is always the digit of `grid`."""
     kind_probabilities: np.ndarray
     """(9, 9, 4) float32 probability of each kind per upright cell, from the kinds model (kinds
-    the digit model rules out at 0, see `allowed_kind_probabilities`): the most likely kind is
-    always that of `kinds`. `answer_reading` weighs print against pen with it."""
+    the digit model rules out at 0, see `allowed_kind_probabilities`; print and pen weighed as
+    two groups of the grid, see `weigh_print_against_pen`): the most likely kind is always that
+    of `kinds`. `answer_reading` weighs print against pen with it."""
     corners: np.ndarray
     """(4, 2) float32 grid corners in the input image's pixels (after EXIF orientation),
     ordered top-left, top-right, bottom-right, bottom-left of the upright puzzle."""
