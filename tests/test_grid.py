@@ -240,6 +240,34 @@ def test_hairline_rules_beside_bold_digits_are_cut_along_the_rules(seed: int) ->
     np.testing.assert_array_equal(read_photo(photo.image).grid, givens)
 
 
+GREY_HAIRLINES = GridStyle(
+    size=400,
+    font=GlyphFont(bold=True),
+    thin_width=0.0025,
+    thin_ink=(120, 120, 120),
+    outer_width=0.012,
+    box_width=0.01,
+)
+"""A small grid whose rules are all grey hairlines one pixel wide, the box lines hardly wider."""
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_grey_hairlines_of_a_small_grid_in_a_large_photo_are_measured_before_halving(
+    seed: int,
+) -> None:
+    """A 400-pixel grid of grey one-pixel rules on a 1024x768 page: the search halves the photo
+    to 512 pixels, where the rules fall below the ink floor, so it measures the candidates again
+    on the ink of the photo itself (no grid was found before)."""
+    rng = np.random.default_rng(seed)
+    _, solution = random_puzzle(rng)
+    givens = np.where(rng.random((9, 9)) < 0.6, solution, 0)
+    grid_image = render_grid(givens, rng, GREY_HAIRLINES)
+    page = np.full((768, 1024, 3), 236, np.uint8)
+    page[100:500, 80:480] = grid_image
+    page = cv2.GaussianBlur(page, (3, 3), 0.7)
+    np.testing.assert_array_equal(read_photo(page).grid, givens)
+
+
 @pytest.mark.parametrize(("seed", "pen"), [(91, "ballpoint-blue"), (191, "red")])
 def test_a_grid_written_in_everywhere_wins_over_a_clean_grid_at_the_edge(
     seed: int, pen: str

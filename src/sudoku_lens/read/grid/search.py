@@ -99,7 +99,10 @@ def locate_grid(
     """Find the Sudoku grid in a BGR (or grayscale) uint8 image and cut its cells.
 
     Where no candidate scores as a grid on the ink map, the candidates are scored again on the
-    ink of the unblurred image (`sharp_strength`), in which hairline rules keep their darkness.
+    ink of the unblurred image (`sharp_strength`), in which hairline rules keep their darkness,
+    and then, in a photo that was halved for the search, on that ink measured before the last
+    halving: a one-pixel grey rule halved to half a pixel falls below the ink floor, while its
+    ink measured first and then halved keeps half its strength.
     Raises GridNotFoundError when the image holds no grid. When `timings` is given, the seconds
     spent finding the grid and cutting the cells are stored in it under "grid" and "cells";
     `trace` is filled in with what the search considered.
@@ -111,14 +114,21 @@ def locate_grid(
     if trace is not None:
         trace.scale, trace.gray, trace.mask = 0.5 ** (len(levels) - 1), levels[-1], mask
     pyramid = ink_pyramid(strength)
+    level = len(levels) - 1
     quad = _best_quad(mask, pyramid, trace)
     if quad is None:  # a hairline grid whose thin rules the blurred ink loses: score again
         quad = _best_quad(mask, ink_pyramid(sharp_strength(levels[-1])), trace)
+    finer = quad is None and level > 0
+    if finer:  # rules too thin to outlast the last halving: measure their ink before it
+        pyramid = ink_pyramid(sharp_strength(levels[-2]))
+        quad = _best_quad(mask, pyramid, trace, finer=True)
     if trace is not None:
         trace.chosen = quad
     if quad is None:
         raise GridNotFoundError("no Sudoku grid found in the image")
-    lattice = to_level(fit_lattice(pyramid, quad), -(len(levels) - 1))
+    if finer:
+        quad, level = to_level(quad, -1), level - 1
+    lattice = to_level(fit_lattice(pyramid, quad), -level)
     found = time.perf_counter()
     location = cut_cells(levels, lattice, image_bgr)
     if timings is not None:
@@ -129,7 +139,9 @@ def locate_grid(
     return location
 
 
-def _best_quad(mask: np.ndarray, pyramid: Pyramid, trace: GridSearch | None) -> np.ndarray | None:
+def _best_quad(
+    mask: np.ndarray, pyramid: Pyramid, trace: GridSearch | None, finer: bool = False
+) -> np.ndarray | None:
     """The candidate quadrilateral that looks most like a Sudoku grid, refined, or None.
 
     Candidates are the outlines of at least MIN_AREA of the image, then (only if none of those
@@ -138,16 +150,18 @@ def _best_quad(mask: np.ndarray, pyramid: Pyramid, trace: GridSearch | None) -> 
     larger ones and those nearer the middle of the photo are preferred (`_framing`): a Sudoku
     photo frames its grid, and neither a small grid of yesterday's solution beside it nor a
     clean grid at the edge of the page must win over a grid whose cells are all written in, whose
-    lines stand out less.
+    lines stand out less. With `finer`, `pyramid` is of the image before its last halving: the
+    candidates, found in `mask`, are refined and scored there (the quad is returned in `mask`'s
+    pixels all the same).
     """
     area_total = float(mask.shape[0] * mask.shape[1])
     min_area = MIN_AREA * area_total
     outlines = find_outlines(mask, MIN_PART * min_area)
     large = [quad for area, hull in outlines if area >= min_area for quad in hull_quads(hull)]
-    best, value = _pick(large, pyramid, min_area, mask.shape, trace)
+    best, value = _pick(large, pyramid, min_area, mask.shape, trace, finer)
     if best is None or cv2.contourArea(best) < _SMALL_GRID * area_total:
         grouped, grouped_value = _pick(
-            grouped_quads(outlines), pyramid, min_area, mask.shape, trace
+            grouped_quads(outlines), pyramid, min_area, mask.shape, trace, finer
         )
         if grouped_value > value:
             best = grouped
@@ -170,12 +184,18 @@ def _pick(
     min_area: float,
     shape: tuple[int, ...],
     trace: GridSearch | None,
+    finer: bool = False,
 ) -> tuple[np.ndarray | None, float]:
     """The refined candidate with the best grid score weighted by how it is framed (`_framing`),
-    and that value (None and 0 when no candidate is a grid)."""
+    and that value (None and 0 when no candidate is a grid); with `finer`, each candidate is
+    refined on a `pyramid` of twice the size of `shape` (see `_best_quad`)."""
     best, best_value = None, 0.0
     for candidate in distinct_quads(candidates, min_area, 0.01 * np.sqrt(shape[0] * shape[1])):
-        quad, contrast, boxes = refine_quad(pyramid, candidate)
+        if finer:
+            quad, contrast, boxes = refine_quad(pyramid, to_level(candidate, -1))
+            quad = to_level(quad, 1)
+        else:
+            quad, contrast, boxes = refine_quad(pyramid, candidate)
         score = grid_score(contrast, boxes)
         sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
         passed = score >= MIN_SCORE and sides.min() >= _MIN_SIDE and is_convex(quad)
