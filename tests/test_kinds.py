@@ -137,8 +137,9 @@ def test_print_and_pen_are_weighed_as_two_groups_of_the_grid() -> None:
 
 
 def test_a_grid_of_print_alone_is_left_as_the_model_read_it() -> None:
-    """With no digit likelier pen than print there is no second group to set apart."""
-    probabilities, features = _two_inks(pen_said_print=24)
+    """With no digit likelier pen than print there is no second group to set apart, however
+    the digits' inks differ."""
+    probabilities, features = _two_inks(pen_said_print=0)
     probabilities[..., [PRINTED, HANDWRITTEN]] = np.where(
         probabilities[..., [PRINTED]] > 0, [0.99, 0.01], 0.0
     )
