@@ -440,3 +440,26 @@ def test_shared_sample_explained_soundly(name: str) -> None:
 def test_shared_sample_every_instance_sound() -> None:
     for puzzle in shared_sample("se-rated-diabolical-2000.txt", 2):
         check_every_instance(puzzle, every=4)
+
+
+def test_a_chain_asked_for_again_in_the_same_state_is_the_same_chain() -> None:
+    """The chain search keeps its work for the last state it saw (per thread). A deduction it
+    has given must be given again when the same state is asked again (a hint asked twice, a page
+    reloaded), and a puzzle explained twice takes the same path (it ran 85 steps, then 86)."""
+    puzzle = "48.3............71.2.......7.5....6....2..8.............1.76...3.....4......5...."
+
+    def path() -> list[tuple]:
+        steps = explain(CandidateGrid.from_puzzle(puzzle)).steps
+        return [(s.technique, s.placements, s.eliminations) for s in steps]
+
+    assert path() == path()
+    state = CandidateGrid.from_puzzle(puzzle)
+    step = next_step(state)
+    while step is not None and step.technique != "xy-chain":
+        state.apply(step)
+        step = next_step(state)
+    assert step is not None
+    for _ in range(3):
+        again = next_step(state)
+        assert again is not None
+        assert (again.technique, again.eliminations) == (step.technique, step.eliminations)

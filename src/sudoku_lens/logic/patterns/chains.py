@@ -286,7 +286,6 @@ class _Search:
         self.on_levels: dict[int, list[int]] = {a: [] for a in self.starts}
         self.found: list[list[_Found]] = []
         self.reach: dict[int, int] = {}
-        self.seen_results: set[tuple[str, tuple[Candidate, ...], tuple[Candidate, ...]]] = set()
 
     def level(self, level: int) -> list[_Found] | None:
         """The deductions of chains with `level` strong links, or None past the end."""
@@ -356,8 +355,14 @@ class _Search:
                     at_ends = any(end_cells >> (n % 81) & 1 for n in _bits(targets))
                     found.append(_Found(a, b, level, False, (), targets, at_ends))
 
-    def chain(self, item: _Found, kind: str) -> Chain | None:
-        """The chain of `item` when it is an instance of `kind` not yet reported, else None."""
+    def chain(
+        self,
+        item: _Found,
+        kind: str,
+        reported: set[tuple[tuple[Candidate, ...], tuple[Candidate, ...]]],
+    ) -> Chain | None:
+        """The chain of `item` when it is an instance of `kind` whose deduction is not in
+        `reported` (the deductions one search for `kind` has given so far), else None."""
         if (item.loop != (kind in _LOOP_KINDS)) or (
             not item.loop and item.at_ends != (kind in _END_KINDS)
         ):
@@ -379,10 +384,9 @@ class _Search:
             return None
         if self._classify(nodes, item.at_ends, item.loop) != kind:
             return None
-        key = (kind, placements, eliminations)
-        if key in self.seen_results:
+        if (placements, eliminations) in reported:
             return None
-        self.seen_results.add(key)
+        reported.add((placements, eliminations))
         return Chain(kind, nodes, placements, eliminations, item.loop)
 
     def _path(self, a: int, b: int, level: int) -> list[int]:
@@ -535,13 +539,14 @@ def _anchor(graph: Graph, node: int) -> Candidate:
 def _finder(kind: str, variant: str) -> Callable[[CandidateGrid], Iterator[Step]]:
     def find(grid: CandidateGrid) -> Iterator[Step]:
         search = _search(grid, variant)
+        reported: set[tuple[tuple[Candidate, ...], tuple[Candidate, ...]]] = set()
         level = 2
         while True:
             found = search.level(level)
             if found is None:
                 return
             for item in found:
-                chain = search.chain(item, kind)
+                chain = search.chain(item, kind, reported)
                 if chain is not None:
                     yield chain_step(search.graph, chain)
             level += 1
