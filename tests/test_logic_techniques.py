@@ -367,6 +367,16 @@ def test_unique_rectangle_3() -> None:
     assert step.rating == 4.7
 
 
+def test_unique_rectangle_3_with_a_subset_in_the_roofs_line_and_box_is_one_step() -> None:
+    """The roof r1c1, r1c2 lies in row 1 and box 1, and so does r1c3, which makes the naked
+    pair of 3 and 4 with it: both units lose 3 and 4 in one step, as the solving tools give it."""
+    marks = {"r1c1": "123", "r1c2": "124", "r4c1": "12", "r4c2": "12", "r1c3": "34"}
+    step = first(board(marks), "unique-rectangle-3")
+    box_rest = "r2c1 r2c2 r2c3 r3c1 r3c2 r3c3"
+    assert set(step.eliminations) == elims(f"{row_cells(1, '123')} {box_rest}", 3, 4)
+    assert "row 1 and of box 1" in step.explanation
+
+
 def test_unique_rectangle_4() -> None:
     grid = board({"r1c1": "12", "r1c4": "12"}, confine=[(1, "row 2", "r2c1 r2c4")])
     step = first(grid, "unique-rectangle-4")

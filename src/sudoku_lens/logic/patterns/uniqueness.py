@@ -176,6 +176,9 @@ def unique_rectangle_3(grid: CandidateGrid) -> Iterator[Step]:
             if BIT_COUNT[extra] > 3:
                 continue
             r1, r2 = rect[roof[0]], rect[roof[1]]
+            # a subset whose cells lie in both units the roof shares (its line and its box)
+            # holds in both: one step, as the solving tools give it
+            subsets: dict[tuple[tuple[int, ...], int], tuple[set, list[int]]] = {}
             for unit in shared_units(r1, r2):
                 others = [cell for cell in UNITS[unit] if cands[cell] and cell not in (r1, r2)]
                 for size in range(max(1, BIT_COUNT[extra] - 1), 4):
@@ -190,19 +193,24 @@ def unique_rectangle_3(grid: CandidateGrid) -> Iterator[Step]:
                             pattern |= 1 << cell
                         eliminations = eliminations_of(grid, union, UNIT_SETS[unit] & ~pattern)
                         if eliminations:
-                            yield _ur_step(
-                                "unique-rectangle-3",
-                                round(4.6 + 0.1 * size, 1),
-                                rect,
-                                a,
-                                b,
-                                f"{_DEADLY}, so {cell_name(r1)} or {cell_name(r2)} holds "
-                                f"{either_digit(extra)}: with {cells_text(group)} that makes "
-                                f"{size + 1} cells of {unit_name(unit)} for the "
-                                f"{size + 1} digits {digits_text(union)}",
-                                eliminations,
-                                (unit,),
-                            )
+                            removed, units = subsets.setdefault((group, union), (set(), []))
+                            removed.update(eliminations)
+                            units.append(unit)
+            for (group, union), (removed, units) in subsets.items():
+                size = len(group)
+                yield _ur_step(
+                    "unique-rectangle-3",
+                    round(4.6 + 0.1 * size, 1),
+                    rect,
+                    a,
+                    b,
+                    f"{_DEADLY}, so {cell_name(r1)} or {cell_name(r2)} holds "
+                    f"{either_digit(extra)}: with {cells_text(group)} that makes "
+                    f"{size + 1} cells of {' and of '.join(unit_name(u) for u in units)} for the "
+                    f"{size + 1} digits {digits_text(union)}",
+                    tuple(sorted(removed)),
+                    tuple(units),
+                )
 
 
 def unique_rectangle_4(grid: CandidateGrid) -> Iterator[Step]:
