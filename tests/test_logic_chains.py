@@ -144,6 +144,15 @@ def test_multi_colors_2() -> None:
     assert eliminated(step) == digit_elims(5, "r1c1", "r6c4")
 
 
+def test_multi_colors_2_with_a_lone_conjugate_pair_for_the_other_cluster() -> None:
+    # Cluster A: r1c1 = r1c4 = r6c4; cluster B is the lone pair r2c2 = r6c2 of column 2. The
+    # color of r1c1 and r6c4 sees r2c2 (box 1) and r6c2 (row 6), both colors of B: it is false.
+    grid = state({5: digit_only({"r1": [1, 4], "c4": [1, 6], "c2": [2, 6]})})
+    step = next_step(grid, only="multi-colors-2")
+    assert eliminated(step) == digit_elims(5, "r1c1", "r6c4")
+    assert next_step(grid, only="simple-colors-trap") is None
+
+
 # Chains.
 
 

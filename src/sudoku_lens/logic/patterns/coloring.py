@@ -77,8 +77,10 @@ class Cluster:
 
 
 def clusters(grid: CandidateGrid, digit: int) -> list[Cluster]:
-    """The clusters of `digit` with at least two conjugate pairs (kept for the last state, as
-    the four coloring techniques are tried one after another on it)."""
+    """The clusters of `digit` (kept for the last state, as the four coloring techniques are
+    tried one after another on it). A lone conjugate pair is a cluster too: the multi-colors
+    techniques use it (the two colors of another cluster can both see its ends); the simple
+    colors skip it, as what it proves alone is an intersection or a single."""
     store = kept("coloring", state_key(grid))
     if digit not in store:
         store[digit] = _clusters(grid, digit)
@@ -112,8 +114,6 @@ def _clusters(grid: CandidateGrid, digit: int) -> list[Cluster]:
                     parity[other] = 1 - parity[cell]
                     order.append(other)
         done.update(order)
-        if len(order) < 3:
-            continue
         seen = [0, 0]
         for color in (0, 1):
             for cell in _cells(colors[color]):
@@ -146,6 +146,8 @@ def simple_colors_trap(grid: CandidateGrid) -> Iterator[Step]:
     steps = []
     for digit in range(1, 10):
         for cluster in clusters(grid, digit):
+            if len(cluster.pairs) < 2:
+                continue
             targets = grid.digit_cells[digit] & cluster.seen[0] & cluster.seen[1] & ~cluster.cells
             proofs = []
             for target in _cells(targets):
