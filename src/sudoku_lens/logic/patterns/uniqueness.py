@@ -178,7 +178,7 @@ def unique_rectangle_3(grid: CandidateGrid) -> Iterator[Step]:
             r1, r2 = rect[roof[0]], rect[roof[1]]
             # a subset whose cells lie in both units the roof shares (its line and its box)
             # holds in both: one step, as the solving tools give it
-            subsets: dict[tuple[tuple[int, ...], int], tuple[set, list[int]]] = {}
+            subsets: dict[tuple[tuple[int, ...], int], tuple[set[tuple[int, int]], list[int]]] = {}
             for unit in shared_units(r1, r2):
                 others = [cell for cell in UNITS[unit] if cands[cell] and cell not in (r1, r2)]
                 for size in range(max(1, BIT_COUNT[extra] - 1), 4):
