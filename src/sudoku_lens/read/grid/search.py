@@ -68,8 +68,8 @@ class GridSearch:
     mask: np.ndarray | None = None
     """Its ink mask: 255 where darker than the surroundings."""
     candidates: list[Candidate] = field(default_factory=list)
-    """Every distinct candidate scored, in the order tried (each twice where none passed on the
-    ink map and they were scored again on the sharp ink)."""
+    """Every distinct candidate scored, in the order tried (each again for every scoring after
+    none passed: on the sharp ink, then on the ink before the last halving)."""
     chosen: np.ndarray | None = None
     """(4, 2) corners of the candidate chosen, or None when none is a grid."""
     location: GridLocation | None = None
@@ -115,13 +115,14 @@ def locate_grid(
         trace.scale, trace.gray, trace.mask = 0.5 ** (len(levels) - 1), levels[-1], mask
     pyramid = ink_pyramid(strength)
     level = len(levels) - 1
-    quad = _best_quad(mask, pyramid, trace)
+    candidates = _Candidates(mask)
+    quad = _best_quad(candidates, pyramid, trace)
     if quad is None:  # a hairline grid whose thin rules the blurred ink loses: score again
-        quad = _best_quad(mask, ink_pyramid(sharp_strength(levels[-1])), trace)
+        quad = _best_quad(candidates, ink_pyramid(sharp_strength(levels[-1])), trace)
     finer = quad is None and level > 0
     if finer:  # rules too thin to outlast the last halving: measure their ink before it
         pyramid = ink_pyramid(sharp_strength(levels[-2]))
-        quad = _best_quad(mask, pyramid, trace, finer=True)
+        quad = _best_quad(candidates, pyramid, trace, finer=True)
     if trace is not None:
         trace.chosen = quad
     if quad is None:
@@ -139,8 +140,34 @@ def locate_grid(
     return location
 
 
+class _Candidates:
+    """The candidate quadrilaterals of an ink mask, distinct, found once however many times
+    they are scored: the outlines of at least MIN_AREA of the image, and (only when asked for)
+    the groups of smaller outlines."""
+
+    def __init__(self, mask: np.ndarray) -> None:
+        self.shape = mask.shape
+        self.area = float(mask.shape[0] * mask.shape[1])
+        self.min_area = MIN_AREA * self.area
+        self.outlines = find_outlines(mask, MIN_PART * self.min_area)
+        self.large = self._distinct(
+            [q for area, hull in self.outlines if area >= self.min_area for q in hull_quads(hull)]
+        )
+        self._grouped: list[np.ndarray] | None = None
+
+    @property
+    def grouped(self) -> list[np.ndarray]:
+        if self._grouped is None:
+            self._grouped = self._distinct(grouped_quads(self.outlines))
+        return self._grouped
+
+    def _distinct(self, quads: list[np.ndarray]) -> list[np.ndarray]:
+        gap = 0.01 * np.sqrt(self.shape[0] * self.shape[1])
+        return list(distinct_quads(quads, self.min_area, gap))
+
+
 def _best_quad(
-    mask: np.ndarray, pyramid: Pyramid, trace: GridSearch | None, finer: bool = False
+    candidates: _Candidates, pyramid: Pyramid, trace: GridSearch | None, finer: bool = False
 ) -> np.ndarray | None:
     """The candidate quadrilateral that looks most like a Sudoku grid, refined, or None.
 
@@ -151,18 +178,12 @@ def _best_quad(
     photo frames its grid, and neither a small grid of yesterday's solution beside it nor a
     clean grid at the edge of the page must win over a grid whose cells are all written in, whose
     lines stand out less. With `finer`, `pyramid` is of the image before its last halving: the
-    candidates, found in `mask`, are refined and scored there (the quad is returned in `mask`'s
-    pixels all the same).
+    candidates, found in the mask, are refined and scored there (the quad is returned in the
+    mask's pixels all the same).
     """
-    area_total = float(mask.shape[0] * mask.shape[1])
-    min_area = MIN_AREA * area_total
-    outlines = find_outlines(mask, MIN_PART * min_area)
-    large = [quad for area, hull in outlines if area >= min_area for quad in hull_quads(hull)]
-    best, value = _pick(large, pyramid, min_area, mask.shape, trace, finer)
-    if best is None or cv2.contourArea(best) < _SMALL_GRID * area_total:
-        grouped, grouped_value = _pick(
-            grouped_quads(outlines), pyramid, min_area, mask.shape, trace, finer
-        )
+    best, value = _pick(candidates.large, pyramid, candidates.shape, trace, finer)
+    if best is None or cv2.contourArea(best) < _SMALL_GRID * candidates.area:
+        grouped, grouped_value = _pick(candidates.grouped, pyramid, candidates.shape, trace, finer)
         if grouped_value > value:
             best = grouped
     return best
@@ -181,16 +202,16 @@ def _framing(quad: np.ndarray, shape: tuple[int, ...]) -> float:
 def _pick(
     candidates: list[np.ndarray],
     pyramid: Pyramid,
-    min_area: float,
     shape: tuple[int, ...],
     trace: GridSearch | None,
     finer: bool = False,
 ) -> tuple[np.ndarray | None, float]:
-    """The refined candidate with the best grid score weighted by how it is framed (`_framing`),
-    and that value (None and 0 when no candidate is a grid); with `finer`, each candidate is
-    refined on a `pyramid` of twice the size of `shape` (see `_best_quad`)."""
+    """The refined candidate (of distinct `candidates`) with the best grid score weighted by how
+    it is framed (`_framing`), and that value (None and 0 when no candidate is a grid); with
+    `finer`, each candidate is refined on a `pyramid` of twice the size of `shape` (see
+    `_best_quad`)."""
     best, best_value = None, 0.0
-    for candidate in distinct_quads(candidates, min_area, 0.01 * np.sqrt(shape[0] * shape[1])):
+    for candidate in candidates:
         if finer:
             quad, contrast, boxes = refine_quad(pyramid, to_level(candidate, -1))
             quad = to_level(quad, 1)
