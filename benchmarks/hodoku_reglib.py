@@ -32,7 +32,7 @@ from itertools import islice
 from pathlib import Path
 
 from sudoku_lens.logic import CandidateGrid, all_steps
-from sudoku_lens.logic.units import PEERS
+from sudoku_lens.logic.units import cell_name
 from sudoku_lens.solve import Status, solve_line
 
 CODES = {
@@ -170,16 +170,17 @@ def read_cases(path: Path) -> list[Case]:
 
 
 def state(case: Case) -> CandidateGrid:
-    """The pencil-mark state of a case."""
-    cands = [0 if v else 0x1FF for v in case.values]
+    """The pencil-mark state of a case: its givens, its placed digits, then HoDoKu's deleted
+    candidates crossed out."""
+    grid = CandidateGrid.from_puzzle(
+        "".join(str(v) if given else "0" for v, given in zip(case.values, case.given, strict=True))
+    )
     for cell, value in enumerate(case.values):
-        for peer in PEERS[cell] if value else ():
-            cands[peer] &= ~(1 << (value - 1))
+        if value and not case.given[cell]:
+            grid.place(cell, value)
     for cell, digit in case.deleted:
-        if not case.values[cell]:
-            cands[cell] &= ~(1 << (digit - 1))
-    givens = sum(1 << cell for cell, given in enumerate(case.given) if given)
-    return CandidateGrid(case.values[:], cands, givens)
+        grid.eliminate(cell, digit)
+    return grid
 
 
 def deduction(
@@ -215,21 +216,12 @@ def unsound(grid: CandidateGrid, found: list) -> int:
     outcome = solve_line("".join(map(str, grid.values)))
     if outcome.status is not Status.SOLVED:
         return 0
-    solution = [int(ch) for ch in outcome.solution]
-    return sum(
-        any(solution[c] == d for c, d in s.eliminations)
-        or any(solution[c] != d for c, d in s.placements)
-        for s in found
-    )
-
-
-def _name(cell: int) -> str:
-    return f"r{cell // 9 + 1}c{cell % 9 + 1}"
+    return sum(bool(step.contradictions(outcome.solution)) for step in found)
 
 
 def _text(eliminations: tuple | list, placements: tuple | list = ()) -> str:
-    parts = [f"{_name(c)}={d}" for c, d in sorted(placements)]
-    parts += [f"{_name(c)}<>{d}" for c, d in sorted(eliminations)]
+    parts = [f"{cell_name(c)}={d}" for c, d in sorted(placements)]
+    parts += [f"{cell_name(c)}<>{d}" for c, d in sorted(eliminations)]
     return " ".join(parts) or "(nothing)"
 
 
