@@ -213,6 +213,30 @@ def test_a_bank_of_plain_lines_takes_the_packed_path_with_the_same_rows(tmp_path
     )
 
 
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [INKALA.replace("0", ".", 1), EASY],  # a '.' for an empty cell
+        [INKALA + "\r", EASY + "\r"],  # Windows line ends
+        [INKALA[:40], INKALA[40:80], EASY],  # 82 bytes a line on average, but not each
+        [INKALA, SEVERAL, ILLEGAL, "x" * 81],  # right lengths, not all with one solution
+    ],
+)
+def test_lines_not_all_plain_puzzles_with_one_solution_give_their_own_records(
+    tmp_path: Path, lines: list[str]
+) -> None:
+    bank = tmp_path / "bank.txt"
+    bank.write_text("".join(line + "\n" for line in lines), newline="")
+    size = bank.stat().st_size
+    block = work(PuzzleUnit(str(bank), str(bank), 0, size, 1, len(lines)), "jsonl")
+    rows = parse_jsonl(block.encoded)
+    expected = [record.to_dict() for record in run([bank], jobs=1)]
+    assert without_seconds(rows) == without_seconds(expected)
+    assert [row["line"] for row in rows] == list(range(1, len(lines) + 1))
+    if lines[0].startswith(INKALA[:1] + "."):
+        assert rows[0]["grid"] == INKALA and rows[0]["status"] == "solved"
+
+
 @settings(max_examples=40, deadline=None)
 @example(first_line=9_995, seconds=[0.5, 9.25, 0.0, 1e-7, 3.3] * 2, source='a "b", c')
 @given(
@@ -221,6 +245,7 @@ def test_a_bank_of_plain_lines_takes_the_packed_path_with_the_same_rows(tmp_path
     source=st.text(min_size=1, max_size=12),
 )
 @example(first_line=99_999_990, seconds=[0.5] * 20, source="bank.txt")  # 8 digits, then 9
+@example(first_line=1, seconds=[12.5, 0.25, 130.0625, 9.99999995], source="slow.txt")
 def test_packed_rows_are_the_rows_of_the_records(
     first_line: int, seconds: list[float], source: str
 ) -> None:
@@ -587,19 +612,24 @@ def test_only_spill_folders_of_dead_batches_on_this_host_are_removed(tmp_path: P
     assert kept == {names[k] for k in ("live", "live, start unknown", "other host", "older name")}
 
 
-def test_the_fork_server_can_start_before_numpy_is_imported() -> None:
-    """The command starts the workers' fork server before it imports NumPy, so that both import
-    at once: importing the batch package and its fork-server module must not pull NumPy in."""
+def test_a_puzzle_batch_imports_no_numpy_before_its_workers_start() -> None:
+    """The command starts the workers' fork server before its own imports, so that both import
+    at once, and neither the server's modules nor the command's need NumPy for a puzzle file
+    (it took the server a tenth of a second before the first worker could start)."""
     import subprocess
 
     from sudoku_lens.batch.forkserver import LOCAL_CLUSTER_PRELOAD, PRELOAD, preload
 
     script = (
-        "import sys, sudoku_lens.batch, sudoku_lens.batch.forkserver, sudoku_lens.cli.batch\n"
+        "import sys, importlib\n"
+        "for name in ['sudoku_lens.batch', 'sudoku_lens.batch.forkserver', 'sudoku_lens.cli.batch',"
+        " 'sudoku_lens.batch.inputs', 'sudoku_lens.batch.output', 'sudoku_lens.batch.local',"
+        " *sys.argv[1:]]:\n"
+        "    importlib.import_module(name)\n"
         "print(sorted(m for m in ('numpy', 'cv2', 'distributed') if m in sys.modules))"
     )
     imported = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        [sys.executable, "-c", script, *PRELOAD], capture_output=True, text=True, check=True
     )
     assert imported.stdout.strip() == "[]"
     assert preload(None) == preload(None, "sudoku_lens.batch.work") == PRELOAD

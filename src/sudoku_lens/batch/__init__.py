@@ -52,7 +52,7 @@ _EXPORTS = {
     "PuzzleUnit": "sudoku_lens.batch.work",
     "Unit": "sudoku_lens.batch.work",
 }
-"""Names importable from here that load their module (and NumPy) on first use: importing this
+"""Names importable from here that load their module on first use: importing this
 package stays cheap, so the command line can start the fork server first (`batch.forkserver`)."""
 
 __all__ = [

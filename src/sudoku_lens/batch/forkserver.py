@@ -2,15 +2,17 @@
 LocalCluster's.
 
 This module imports nothing but the standard library, and neither does `sudoku_lens.batch`
-until it is used, so the command line starts the server before it imports NumPy: the server and
+until it is used, so the command line starts the server before its own imports: the server and
 the command import at once, on two cores, and the first workers start a tenth of a second sooner.
 """
 
 from __future__ import annotations
 
 PRELOAD = ["sudoku_lens.batch.work", "sudoku_lens.batch.records", "sudoku_lens.solve"]
-"""Modules the fork server imports once, so that each worker starts with them (NumPy, the C
-solver); the photo reader's (OpenCV, ONNX Runtime) are left to the workers that read photos."""
+"""Modules the fork server imports once, so that each worker starts with them (the C solver and
+the batch's own modules, none of which needs NumPy to solve a puzzle file); the photo reader's
+(NumPy, OpenCV, ONNX Runtime) are left to the workers that read photos: NumPy alone took the
+server a tenth of a second, spent before the first worker of a puzzle batch could start."""
 
 LOCAL_CLUSTER_PRELOAD = ["distributed", "sudoku_lens.pipeline"]
 """What the fork server of a LocalCluster's workers imports besides the solver's modules: Dask,
@@ -33,7 +35,7 @@ def start_fork_server(modules: list[str]) -> None:
     """Start the fork server that worker processes are forked from, importing `modules` once,
     unless one runs already.
 
-    It returns at once: the server imports while this process goes on (importing NumPy,
+    It returns at once: the server imports while this process goes on (its own imports,
     expanding inputs, importing Dask), instead of while the batch waits for its first workers.
     Worker processes block until the imports are done when they are started.
     """

@@ -24,8 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-import numpy as np
-
 from sudoku_lens.batch.work import PhotoUnit, PuzzleUnit, Unit
 from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.puzzle.text import MAX_LINE_BYTES, grid_row_cells
@@ -313,10 +311,8 @@ def _has_long_line(block: bytes) -> bool:
 
 
 def _count_lines(block: bytes) -> int:
-    """The lines of `block`, the last counted when it has no line break (NumPy counts the
-    breaks several times faster than bytes.count)."""
-    breaks = int(np.count_nonzero(np.frombuffer(block, np.uint8) == ord("\n")))
-    return breaks + (not block.endswith(b"\n"))
+    """The lines of `block`, the last counted when it has no line break."""
+    return block.count(b"\n") + (not block.endswith(b"\n"))
 
 
 def _open_grid_rows_at_end(block: bytes) -> int:

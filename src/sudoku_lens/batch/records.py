@@ -17,8 +17,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from typing import Any
 
-import numpy as np
-
 CSV_END = "\r\n"
 """CSV rows end as RFC 4180 says; Python's csv module then quotes a field holding either."""
 
@@ -83,6 +81,8 @@ class SolvedPuzzles:
 
     def records(self) -> Iterator[Record]:
         """The block as records (one Python object each: for the API, not for writing)."""
+        import numpy as np
+
         times = np.frombuffer(self.seconds, np.float64).round(7).tolist()
         for i, seconds in enumerate(times):
             yield Record(
@@ -118,7 +118,7 @@ def block_statuses(block: Block) -> Counter[str]:
 
 def encode(block: Block, encoding: str) -> bytes | bytearray:
     """The block as rows of a `.jsonl` or `.csv` file (UTF-8, one row per record)."""
-    if isinstance(block, SolvedPuzzles) and np.frombuffer(block.seconds, np.float64).max() < 9.5:
+    if isinstance(block, SolvedPuzzles):
         return _encode_solved(block, encoding)
     if encoding == "jsonl":
         rows = (json.dumps(record.to_dict()) + "\n" for record in block_records(block))
@@ -137,70 +137,32 @@ def csv_header() -> bytes:
     return (",".join(FIELDS) + CSV_END).encode()
 
 
-def _encode_solved(block: SolvedPuzzles, encoding: str) -> bytearray:
-    """Rows of a SolvedPuzzles block written with NumPy into one buffer, no loop per puzzle.
+def _encode_solved(block: SolvedPuzzles, encoding: str) -> bytes:
+    """Rows of a SolvedPuzzles block, written by the C core in one pass (`encode_rows`): the
+    constant text of a row around its variable columns (line, puzzle, solution, seconds).
+    Seconds are written with 7 decimals, the rounding every record gets."""
+    from sudoku_lens.solve import _core
 
-    The rows of a run of line numbers with the same count of digits share one layout: a
-    template of the constant text, repeated into the buffer (filled once, never zeroed first),
-    then the variable columns (line, puzzle, solution, seconds) written over it. Numbers are
-    written the way Python writes them for lines; seconds with 7 decimals (the rounding every
-    record gets), which needs them under 10.
-    """
-    count = len(block)
-    lines = block.first_line + np.arange(count, dtype=np.int64)
-    digits = np.searchsorted(10 ** np.arange(1, 19, dtype=np.int64), lines, side="right") + 1
-    puzzles = np.frombuffer(block.puzzles, np.uint8).reshape(count, 81)
-    solutions = np.frombuffer(block.solutions, np.uint8).reshape(count, 81)
-    tenths = np.rint(np.frombuffer(block.seconds, np.float64) * 1e7).astype(np.uint32)
     if encoding == "jsonl":
-        head = '{"source": ' + json.dumps(block.source) + ', "line": '
-        constants = [
-            head,
+        parts = (
+            '{"source": ' + json.dumps(block.source) + ', "line": ',
             ', "kind": "puzzle", "grid": "',
             '", "kinds": null, "givens": null, "solution": "',
             '", "status": "solved", "rating": null, "level": null, "seconds": ',
             ', "error": null}\n',
-        ]
+        )
     else:
         buffer = io.StringIO()
         csv.writer(buffer, lineterminator=CSV_END).writerow([block.source])
         head = buffer.getvalue().removesuffix(CSV_END) + ","
-        constants = [head, ",puzzle,", ",,,", ",solved,,,", f",{CSV_END}"]
-    widths = np.arange(digits[0], digits[-1] + 1)  # line numbers grow: a width is a run
-    starts = np.searchsorted(digits, widths).tolist()
-    runs = []  # (first row, end row, line width, template, where the variable columns go)
-    for start, end, width in zip(starts, [*starts[1:], count], widths.tolist(), strict=True):
-        template = bytearray()
-        places = []
-        fillers = (b"0" * width, b"0" * 81, b"0" * 81, b"0.0000000", b"")
-        for constant, filler in zip(constants, fillers, strict=True):
-            template += constant.encode()
-            places.append(len(template))
-            template += filler
-        runs.append((start, end, width, template, places))
-    parts = [template * (end - start) for start, end, _, template, _ in runs]
-    out = parts[0] if len(parts) == 1 else bytearray().join(parts)  # filled, never zeroed
-    offset = 0
-    for start, end, width, template, places in runs:
-        rows = np.frombuffer(out, np.uint8, len(template) * (end - start), offset)
-        rows = rows.reshape(end - start, len(template))
-        offset += rows.size
-        line, puzzle, solution, seconds = places[:4]
-        _write_digits(rows, line, width, lines[start:end])
-        rows[:, puzzle : puzzle + 81] = puzzles[start:end]
-        rows[:, solution : solution + 81] = solutions[start:end]
-        _write_digits(rows, seconds + 2, 7, tenths[start:end])
-        rows[:, seconds] += (tenths[start:end] // 10_000_000).astype(np.uint8)
-    return out
-
-
-def _write_digits(rows: np.ndarray, place: int, width: int, values: np.ndarray) -> None:
-    """Write non-negative integers in `width` ASCII digits (zero-padded on the left) into
-    columns `place` to `place + width` of `rows`, whose template holds '0' there."""
-    values = values.copy()
-    for column in range(place + width - 1, place - 1, -1):
-        rows[:, column] += (values % 10).astype(np.uint8)
-        values //= 10
+        parts = (head, ",puzzle,", ",,,", ",solved,,,", f",{CSV_END}")
+    return _core.encode_rows(
+        block.puzzles,
+        block.solutions,
+        block.seconds,
+        block.first_line,
+        tuple(part.encode() for part in parts),
+    )
 
 
 def arrow_schema() -> Any:
@@ -234,6 +196,7 @@ nothing (a tenth of the writing)."""
 
 def arrow_table(block: Block) -> Any:
     """The block as an Arrow table with `arrow_schema()`."""
+    import numpy as np
     import pyarrow as pa
 
     schema = arrow_schema()

@@ -73,11 +73,11 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the batch, write the records, report progress and a summary on a terminal."""
-    # One thread per process, set before NumPy is imported here and in the fork server: the
+    # One thread per process, set before NumPy is imported by any process of the batch: the
     # batch does no linear algebra, and OpenBLAS's idle threads spin for a tenth of a second
     # of CPU after each import, taken from the workers on a busy machine (Dask does the same).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    if args.cluster in (None, "local"):  # before NumPy is imported here: both import at once
+    if args.cluster in (None, "local"):  # before our own imports: both import at once
         from sudoku_lens.batch.forkserver import preload, start_fork_server
 
         start_fork_server(preload(args.cluster))

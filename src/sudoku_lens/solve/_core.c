@@ -22,6 +22,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -421,10 +422,129 @@ static PyObject *py_solve_many(PyObject *self, PyObject *args, PyObject *kwargs)
     return Py_BuildValue("NNNN", solutions, counts, guesses, seconds);
 }
 
+/* Rows of text for solved puzzles: parts[0] line parts[1] puzzle parts[2] solution parts[3]
+ * seconds parts[4], for each puzzle, with the line counted from first_line and the seconds
+ * written with 7 decimals (rounded half to even, as NumPy's rint). */
+#define ROW_PARTS 5
+
+static int decimal_width(uint64_t value) {
+    int width = 1;
+    while (value >= 10) {
+        value /= 10;
+        width++;
+    }
+    return width;
+}
+
+static char *put(char *out, const char *data, Py_ssize_t size) {
+    memcpy(out, data, (size_t)size);
+    return out + size;
+}
+
+static char *write_decimal(char *out, uint64_t value, int width) {
+    for (int i = width - 1; i >= 0; i--) {
+        out[i] = (char)('0' + value % 10);
+        value /= 10;
+    }
+    return out + width;
+}
+
+static uint64_t seconds_in_tenths_of_microseconds(double seconds) {
+    double tenths = rint(seconds * 1e7);
+    if (!(tenths > 0)) return 0; /* NaN too */
+    return tenths < 1e19 ? (uint64_t)tenths : 10000000000000000000u;
+}
+
+PyDoc_STRVAR(encode_rows_doc,
+             "encode_rows(puzzles, solutions, seconds, first_line, parts) -> bytes\n\n"
+             "One row of text per puzzle: parts[0], the line number (first_line, then one more\n"
+             "each row), parts[1], the puzzle's 81 characters, parts[2], the solution's 81,\n"
+             "parts[3], the seconds with 7 decimals, parts[4]. puzzles and solutions are N*81\n"
+             "bytes, seconds N float64 in native byte order (as solve_many returns them), parts\n"
+             "a tuple of five bytes. Runs without the GIL.");
+
+static PyObject *py_encode_rows(PyObject *self, PyObject *args) {
+    PyObject *puzzles_obj, *solutions_obj, *seconds_obj, *parts_obj;
+    unsigned long long first_line;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOKO!", &puzzles_obj, &solutions_obj, &seconds_obj,
+                          &first_line, &PyTuple_Type, &parts_obj))
+        return NULL;
+    if (PyTuple_GET_SIZE(parts_obj) != ROW_PARTS) {
+        PyErr_SetString(PyExc_ValueError, "parts must be a tuple of five bytes");
+        return NULL;
+    }
+    const char *part[ROW_PARTS];
+    Py_ssize_t part_size[ROW_PARTS], constant = 0;
+    for (int k = 0; k < ROW_PARTS; k++) {
+        PyObject *item = PyTuple_GET_ITEM(parts_obj, k);
+        if (!PyBytes_Check(item)) {
+            PyErr_SetString(PyExc_TypeError, "parts must be a tuple of five bytes");
+            return NULL;
+        }
+        part[k] = PyBytes_AS_STRING(item);
+        part_size[k] = PyBytes_GET_SIZE(item);
+        constant += part_size[k];
+    }
+    Py_buffer puzzles, solutions, seconds;
+    if (PyObject_GetBuffer(puzzles_obj, &puzzles, PyBUF_SIMPLE) < 0) return NULL;
+    if (PyObject_GetBuffer(solutions_obj, &solutions, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&puzzles);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(seconds_obj, &seconds, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&puzzles);
+        PyBuffer_Release(&solutions);
+        return NULL;
+    }
+    PyObject *rows = NULL;
+    Py_ssize_t n = puzzles.len / 81;
+    if (puzzles.len % 81 || solutions.len != puzzles.len ||
+        seconds.len != n * (Py_ssize_t)sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "puzzles and solutions must be N*81 bytes and seconds N float64");
+        goto done;
+    }
+    const double *times = (const double *)seconds.buf;
+    Py_ssize_t size = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint64_t tenths = seconds_in_tenths_of_microseconds(times[i]);
+        size += constant + decimal_width(first_line + (uint64_t)i) + 2 * 81 +
+                decimal_width(tenths / 10000000u) + 8;
+    }
+    rows = PyBytes_FromStringAndSize(NULL, size);
+    if (!rows) goto done;
+    char *out = PyBytes_AS_STRING(rows);
+    const char *puzzle = (const char *)puzzles.buf, *solution = (const char *)solutions.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint64_t line = first_line + (uint64_t)i;
+        uint64_t tenths = seconds_in_tenths_of_microseconds(times[i]);
+        out = put(out, part[0], part_size[0]);
+        out = write_decimal(out, line, decimal_width(line));
+        out = put(out, part[1], part_size[1]);
+        out = put(out, puzzle + 81 * i, 81);
+        out = put(out, part[2], part_size[2]);
+        out = put(out, solution + 81 * i, 81);
+        out = put(out, part[3], part_size[3]);
+        out = write_decimal(out, tenths / 10000000u, decimal_width(tenths / 10000000u));
+        *out++ = '.';
+        out = write_decimal(out, tenths % 10000000u, 7);
+        out = put(out, part[4], part_size[4]);
+    }
+    Py_END_ALLOW_THREADS
+done:
+    PyBuffer_Release(&puzzles);
+    PyBuffer_Release(&solutions);
+    PyBuffer_Release(&seconds);
+    return rows;
+}
+
 static PyMethodDef methods[] = {
     {"solve", (PyCFunction)(void (*)(void))py_solve, METH_VARARGS | METH_KEYWORDS, solve_doc},
     {"solve_many", (PyCFunction)(void (*)(void))py_solve_many, METH_VARARGS | METH_KEYWORDS,
      solve_many_doc},
+    {"encode_rows", py_encode_rows, METH_VARARGS, encode_rows_doc},
     {NULL, NULL, 0, NULL},
 };
 
