@@ -14,7 +14,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudoku_lens.logic import CandidateGrid, Step, all_steps, explain, next_step, technique
+from sudoku_lens.logic import (
+    CandidateGrid,
+    Step,
+    all_steps,
+    explain,
+    next_step,
+    parse_state,
+    technique,
+)
 from sudoku_lens.logic.patterns.chains import length_bonus
 from sudoku_lens.solve import solve_line
 
@@ -200,9 +208,10 @@ def test_discontinuous_nice_loop() -> None:
     assert eliminated(step) == {(cell("r5c1"), 1)}
 
 
-def test_grouped_aic() -> None:
+def test_grouped_chain_removing_one_candidate_is_a_grouped_discontinuous_nice_loop() -> None:
     # 5s: row 1 only r1c1, r1c2 (a group) and r1c8; column 8 only r1c8/r7c8; box 1 only the
-    # group and r3c3: r7c8=5 or (r1c8=5 -> the group has no 5 -> r3c3=5).
+    # group and r3c3: r7c8=5 or (r1c8=5 -> the group has no 5 -> r3c3=5), which removes the 5 of
+    # r7c3 alone: HoDoKu's grouped discontinuous nice loop "delete candidate".
     box1 = {"r1c1", "r1c2", "r3c3"}
     cells = [
         n
@@ -210,8 +219,9 @@ def test_grouped_aic() -> None:
         if not (n[1] in "123" and n[3] in "123") or n in box1
     ]
     grid = state({5: cells})
-    step = next_step(grid, only="grouped-aic")
+    step = next_step(grid, only="grouped-discontinuous-nice-loop")
     assert eliminated(step) == digit_elims(5, "r7c3")
+    assert next_step(grid, only="grouped-aic") is None
     assert next_step(grid, only="aic") is None and next_step(grid, only="x-chain") is None
 
 
@@ -219,8 +229,43 @@ def test_grouped_discontinuous_nice_loop() -> None:
     # 5s: row 7 only r7c3/r7c8; row 1 only r1c1, r1c2 (a group) and r1c8; column 3 only
     # r3c3/r7c3. If r7c3 is not 5: r7c8=5, r1c8<>5, the group holds the 5, r3c3<>5, r7c3=5.
     grid = state({5: digit_only({"r7": [3, 8], "r1": [1, 2, 8], "c3": [3, 7]})})
-    step = next_step(grid, only="grouped-discontinuous-nice-loop")
-    assert step is not None and step.placements == ((cell("r7c3"), 5),)
+    steps = list(all_steps(grid, only="grouped-discontinuous-nice-loop"))
+    assert ((cell("r7c3"), 5),) in [step.placements for step in steps]
+
+
+TYPE_2_AIC = """\
+4     569   1268  | 5789  3     178   | 25    2567  5679
+1237  359   12    | 6     127   14579 | 8     2357  3459
+23678 3569  268   | 459   278   45789 | 345   23567 1
+-------------------+-------------------+-------------------
+1236  346   124   | 78    5     1678  | 23    9     378
+123   8     59    | 49    17    13479 | 6     12357 357
+136   7     59    | 2     168   13689 | 345   1358  3458
+-------------------+-------------------+-------------------
+68    46    468   | 1     9     2     | 7     35    35
+5     1     3     | 78    678   678   | 9     4     2
+9     2     7     | 35    4     35    | 1     68    68
+"""
+"""A state on the path of the third bundled puzzle with a chain whose ends, r9c4=3 and
+r9c6=5, see each other: each end's digit leaves the other end's cell."""
+
+
+def test_chains_are_named_as_hodoku_names_them() -> None:
+    """An open chain that removes one candidate is a discontinuous nice loop, one that removes
+    two or more an AIC: also when the two are the other end's digit in each end cell (HoDoKu's
+    AIC type 2), which the old naming called a discontinuous nice loop."""
+    grid = parse_state(TYPE_2_AIC)
+    aics = [set(step.eliminations) for step in all_steps(grid, only="aic")]
+    assert {(cell("r9c4"), 5), (cell("r9c6"), 3)} in aics
+    loops = list(all_steps(grid, only="discontinuous-nice-loop"))
+    assert loops and all(len(s.eliminations) == 1 or s.placements for s in loops)
+    for name in ("aic", "grouped-aic"):
+        assert all(len(step.eliminations) >= 2 for step in all_steps(grid, only=name))
+    # (or a group refuted as empty, which then holds the digit: a placement in all but name)
+    assert all(
+        len(step.eliminations) == 1 or step.links[0].start == step.links[-1].end
+        for step in all_steps(grid, only="grouped-discontinuous-nice-loop")
+    )
 
 
 def test_grouped_continuous_nice_loop() -> None:
@@ -248,7 +293,9 @@ def test_searches_kept_per_state_follow_the_state_not_the_object() -> None:
     assert next_step(grid, only="aic") is None
     grid.eliminate(cell("r3c3"), 5)
     grid.eliminate(cell("r1c8"), 5)
-    assert eliminated(next_step(original, only="grouped-aic")) == digit_elims(5, "r7c3")
+    assert eliminated(next_step(original, only="grouped-discontinuous-nice-loop")) == digit_elims(
+        5, "r7c3"
+    )
 
 
 def test_finding_steps_leaves_the_grid_alone() -> None:

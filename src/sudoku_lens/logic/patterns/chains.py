@@ -16,8 +16,11 @@ technique is a filter over the chains of one graph variant:
 - continuous-nice-loop, discontinuous-nice-loop, aic: every candidate and link;
 - grouped-continuous-nice-loop, grouped-discontinuous-nice-loop, grouped-aic: with group nodes.
 
-A chain whose deduction lands in one of its end cells (a placement, or a digit removed from an end
-cell) is a discontinuous nice loop, as the solving community reads it.
+An open chain is named as HoDoKu names it: a discontinuous nice loop when it proves a placement
+(its assumption refutes itself) or removes one candidate (the loop through that candidate has
+its discontinuity there), an AIC when it removes two or more (both ends' digit from every cell that
+sees both ends, or, with different digits at ends that see each other, each end's digit from the
+other end's cell): HoDoKu keeps a loop as an AIC when the AIC gives more than one elimination.
 
 Node numbering: candidate (cell, digit) is node `(digit - 1) * 81 + cell`, so the cell set of a
 digit shifts straight into a node set; group nodes follow from 729 on.
@@ -250,12 +253,17 @@ class _Found:
     placements: tuple[Candidate, ...]
     targets: int
     """The eliminated nodes of an open chain (a loop's are known once traced)."""
-    at_ends: bool
-    """True when the deduction lands in an end cell (a discontinuous nice loop)."""
+
+    @property
+    def discontinuous(self) -> bool:
+        """True for an open chain named a discontinuous nice loop: its assumption refutes
+        itself, or it removes exactly one candidate."""
+        return not self.loop and (self.a == self.b or self.targets.bit_count() == 1)
 
 
 _LOOP_KINDS = ("continuous-nice-loop", "grouped-continuous-nice-loop")
 _END_KINDS = ("discontinuous-nice-loop", "grouped-discontinuous-nice-loop")
+_AIC_KINDS = ("aic", "grouped-aic")
 
 
 class _Search:
@@ -337,7 +345,6 @@ class _Search:
                 reach |= graph.weak_of(target, grouped)
             self.reach[a] = reach
         ends &= reach
-        a_cells = graph.node_cells(a)
         while ends:
             low = ends & -ends
             ends ^= low
@@ -345,15 +352,13 @@ class _Search:
             if b == a:
                 placements = ((a % 81, a // 81 + 1),) if a < 729 else ()
                 targets = 0 if a < 729 else weak_a & SINGLES
-                found.append(_Found(a, b, level, False, placements, targets, True))
+                found.append(_Found(a, b, level, False, placements, targets))
             elif weak_a & low:
-                found.append(_Found(a, b, level, True, (), 0, False))
+                found.append(_Found(a, b, level, True, (), 0))
             else:
                 targets = weak_a & graph.weak_of(b, grouped) & SINGLES & ~(1 << a) & ~low
                 if targets:
-                    end_cells = a_cells | graph.node_cells(b)
-                    at_ends = any(end_cells >> (n % 81) & 1 for n in _bits(targets))
-                    found.append(_Found(a, b, level, False, (), targets, at_ends))
+                    found.append(_Found(a, b, level, False, (), targets))
 
     def chain(
         self,
@@ -363,8 +368,10 @@ class _Search:
     ) -> Chain | None:
         """The chain of `item` when it is an instance of `kind` whose deduction is not in
         `reported` (the deductions one search for `kind` has given so far), else None."""
-        if (item.loop != (kind in _LOOP_KINDS)) or (
-            not item.loop and item.at_ends != (kind in _END_KINDS)
+        if item.loop != (kind in _LOOP_KINDS):
+            return None
+        if (kind in _END_KINDS and not item.discontinuous) or (
+            kind in _AIC_KINDS and item.discontinuous
         ):
             return None
         nodes = self._path(item.a, item.b, item.level)
@@ -382,7 +389,7 @@ class _Search:
             eliminations = _candidates(item.targets)
         if not placements and not eliminations:
             return None
-        if self._classify(nodes, item.at_ends, item.loop) != kind:
+        if self._classify(nodes, item) != kind:
             return None
         if (placements, eliminations) in reported:
             return None
@@ -404,25 +411,24 @@ class _Search:
         path.reverse()
         return path
 
-    def _classify(self, nodes: list[int], at_ends: bool, loop: bool) -> str | None:
+    def _classify(self, nodes: list[int], item: _Found) -> str | None:
+        """The technique a traced chain is an instance of: a loop, an x-chain or xy-chain where
+        its links allow, else a discontinuous nice loop or an AIC (see the module's notes)."""
         grouped = any(n >= 729 for n in nodes)
         if self.grouped and not grouped:
             return None
         prefix = "grouped-" if grouped else ""
-        if loop:
+        if item.loop:
             return prefix + "continuous-nice-loop"
-        if at_ends:
-            return prefix + "discontinuous-nice-loop"
-        if grouped:
-            return "grouped-aic"
-        digits = {self.graph.node_digit(n) for n in nodes}
-        if len(digits) == 1:
-            return "x-chain"
-        same_ends = self.graph.node_digit(nodes[0]) == self.graph.node_digit(nodes[-1])
-        in_cells = all(nodes[i] % 81 == nodes[i + 1] % 81 for i in range(0, len(nodes), 2))
-        if same_ends and (self.kind == "xy" or in_cells):
-            return "xy-chain"
-        return "aic"
+        if not grouped and item.a != item.b:
+            digits = {self.graph.node_digit(n) for n in nodes}
+            if len(digits) == 1:
+                return "x-chain"
+            same_ends = self.graph.node_digit(nodes[0]) == self.graph.node_digit(nodes[-1])
+            in_cells = all(nodes[i] % 81 == nodes[i + 1] % 81 for i in range(0, len(nodes), 2))
+            if same_ends and (self.kind == "xy" or in_cells):
+                return "xy-chain"
+        return prefix + ("discontinuous-nice-loop" if item.discontinuous else "aic")
 
 
 def _candidates(nodes: int) -> tuple[Candidate, ...]:
