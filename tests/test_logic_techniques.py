@@ -404,6 +404,60 @@ def test_hidden_rectangle() -> None:
     assert set(step.eliminations) == elims("r2c4", 2)
 
 
+# A corner that lost one of the rectangle's two digits still counts (HoDoKu's "with missing
+# candidates"): the solution cannot hold the deadly pattern, whatever the candidates say.
+
+
+def test_unique_rectangle_1_with_a_corner_that_lost_a_digit() -> None:
+    # r2c4 lost its 1: if it were 2, r2c1=1, r1c1=2, r1c4=1 would be the deadly pattern.
+    grid = board({"r1c1": "12", "r1c4": "12", "r2c1": "12", "r2c4": "239"})
+    step = first(grid, "unique-rectangle-1")
+    assert set(step.eliminations) == elims("r2c4", 2)
+    assert "r2c4 has lost its 1" in step.explanation
+    assert (cell("r2c4"), 1) not in step.candidates
+
+
+def test_unique_rectangle_4_with_a_roof_cell_that_lost_a_digit() -> None:
+    # Row 2 has its 1 only in r2c1 and r2c4; r2c4 lost its 2, so only r2c1 loses the 2.
+    grid = board({"r1c1": "12", "r1c4": "12", "r2c4": "137"}, confine=[(1, "row 2", "r2c1 r2c4")])
+    step = first(grid, "unique-rectangle-4")
+    assert set(step.eliminations) == elims("r2c1", 2)
+
+
+def test_unique_rectangle_2_with_a_roof_cell_that_lost_a_digit() -> None:
+    grid = board({"r1c1": "12", "r1c4": "12", "r2c1": "13", "r2c4": "123"})
+    step = first(grid, "unique-rectangle-2")
+    assert set(step.eliminations) == elims(row_cells(2, "14"), 3)
+
+
+def test_hidden_rectangle_with_a_corner_that_lost_a_digit() -> None:
+    # r1c4 lost its 2; the far corner r2c4 can still not be 2.
+    grid = board(
+        {"r1c1": "12", "r1c4": "139"},
+        confine=[(1, "row 2", "r2c1 r2c4"), (1, "column 4", "r1c4 r2c4")],
+    )
+    step = first(grid, "hidden-rectangle")
+    assert set(step.eliminations) == elims("r2c4", 2)
+
+
+def test_a_corner_left_with_one_digit_alone_is_no_rectangle() -> None:
+    # r2c4 holds only 2 of the two digits and nothing else: a single, not a corner.
+    grid = board({"r1c1": "12", "r1c4": "12", "r2c1": "12", "r2c4": "2"})
+    assert next_step(grid, only="unique-rectangle-1") is None
+
+
+def test_the_rating_path_leaves_out_rectangles_that_lost_a_digit() -> None:
+    """Sudoku Explainer looks only for rectangles whose corners all keep both digits, so the
+    rating path does too; hints and explanations use both."""
+    from sudoku_lens.logic.rating import rating_techniques
+
+    lost = board({"r1c1": "12", "r1c4": "12", "r2c1": "12", "r2c4": "239"})
+    kept = board({"r1c1": "12", "r1c4": "12", "r2c1": "12", "r2c4": "129"})
+    rated = {entry.name: entry for entry in rating_techniques()}["unique-rectangle-1"]
+    assert list(rated.find(lost)) == []
+    assert [set(step.eliminations) for step in rated.find(kept)] == [elims("r2c4", 1, 2)]
+
+
 def test_avoidable_rectangle_1() -> None:
     placed = {"r1c1": 1, "r1c4": 2, "r2c1": 2}
     step = first(board(placed=placed), "avoidable-rectangle-1")

@@ -16,7 +16,7 @@ import math
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from sudoku_lens.logic.catalog import Technique, technique, techniques
@@ -174,10 +174,12 @@ def _rerated(find: Callable[[CandidateGrid], Iterator[Step]], rating: Callable[[
 def rating_techniques() -> tuple[Technique, ...]:
     """The techniques the rating path uses, easiest first: Sudoku Explainer's set (the catalog
     without `NOT_IN_SUDOKU_EXPLAINER`, with its WXYZ- and VWXYZ-wings), single-digit chains
-    rated by their strong links and empty rectangles as SE rates them."""
+    rated by their strong links, empty rectangles as SE rates them, and unique rectangles
+    whose corners all keep both digits, the only ones SE looks for."""
     # Imported here: importing the techniques subpackage while `sudoku_lens.logic` is still
     # loading would shadow its `techniques` function with the subpackage.
     from sudoku_lens.logic.patterns.als import vwxyz_wing, wxyz_wing
+    from sudoku_lens.logic.patterns.uniqueness import WITH_MISSING_CANDIDATES
 
     chosen = [t for t in techniques() if t.name not in NOT_IN_SUDOKU_EXPLAINER]
     rerated = []
@@ -185,6 +187,10 @@ def rating_techniques() -> tuple[Technique, ...]:
         if entry.name in SINGLE_DIGIT_CHAINS:
             lowest = STRONG_LINK_RATINGS[2] if entry.name != "x-chain" else STRONG_LINK_RATINGS[3]
             entry = Technique(entry.name, lowest, _rerated(entry.find, strong_link_rating))
+        elif entry.name in WITH_MISSING_CANDIDATES:  # SE's rectangles keep both digits
+            entry = Technique(
+                entry.name, entry.rating, partial(entry.find, missing_candidates=False)
+            )
         elif entry.name == "empty-rectangle":
             entry = Technique(
                 entry.name,

@@ -7,11 +7,18 @@ columns and two boxes holding two digits a and b crosswise: swapping a and b lea
 valid, so the solution would not be unique. Unique rectangles reason about empty cells with
 candidates a and b; avoidable rectangles about digits placed while solving (not givens, see
 `CandidateGrid.givens`), which a swap could exchange just as well.
+
+A corner that has lost one of a and b to an earlier step still counts, as HoDoKu counts it
+("with missing candidates"): the argument is about the solution, in which a deadly pattern is
+impossible whatever the candidates say, and losing a candidate only rules out more. Such a corner
+holds the other of the two and at least one more digit; each technique removes only candidates
+that are there. Sudoku Explainer does not look for these rectangles, so its rating path leaves
+them out (`missing_candidates=False`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import combinations
 
 from sudoku_lens.logic.catalog import Technique
@@ -27,7 +34,7 @@ from sudoku_lens.logic.patterns._common import (
     shared_units,
 )
 from sudoku_lens.logic.state import CandidateGrid
-from sudoku_lens.logic.step import Step
+from sudoku_lens.logic.step import Candidate, Step
 from sudoku_lens.logic.units import (
     BIT_COUNT,
     BOX,
@@ -57,14 +64,24 @@ _DIAGONALS = (((0, 3), (1, 2)), ((1, 2), (0, 3)))
 _OPPOSITE = (3, 2, 1, 0)
 
 
-def _empty_rectangles(grid: CandidateGrid) -> list[tuple[tuple[int, ...], int, int, list[int]]]:
+Rectangle = tuple[tuple[int, ...], int, int, list[int]]
+"""(cells, a, b, each cell's other candidates) of a rectangle of empty cells."""
+
+
+def _empty_rectangles(grid: CandidateGrid, missing_candidates: bool = False) -> list[Rectangle]:
     """Rectangles of empty cells sharing two candidates a and b, one corner holding only those
-    (every uniqueness pattern here has one): (cells, a, b, each cell's other candidates).
-    Shared by the techniques through `per_state`."""
-    return per_state(grid, "rectangles", _find_rectangles)
+    (every uniqueness pattern here has one), then, with `missing_candidates`, those in which a
+    corner lost one of the two (see the module's notes). Shared by the techniques through
+    `per_state`."""
+    complete = per_state(grid, "rectangles", lambda g: _find_rectangles(g, False))
+    if not missing_candidates:
+        return complete
+    return complete + per_state(grid, "rectangles-missing", lambda g: _find_rectangles(g, True))
 
 
-def _find_rectangles(grid: CandidateGrid) -> list[tuple[tuple[int, ...], int, int, list[int]]]:
+def _find_rectangles(grid: CandidateGrid, missing: bool) -> list[Rectangle]:
+    """The rectangles whose every corner holds a and b (`missing` False), or those with at least
+    one corner that holds only one of them and other digits (`missing` True)."""
     cands, digit_cells = grid.cands, grid.digit_cells
     found = []
     seen = set()
@@ -74,27 +91,44 @@ def _find_rectangles(grid: CandidateGrid) -> list[tuple[tuple[int, ...], int, in
             continue
         low = pair & -pair
         a, b = low.bit_length(), (pair ^ low).bit_length()
-        both = digit_cells[a] & digit_cells[b] & ~(1 << corner)
+        usable = digit_cells[a] | digit_cells[b] if missing else digit_cells[a] & digit_cells[b]
+        usable &= ~(1 << corner)
         row, col = corner // 9, corner % 9
-        for beside in cells_of(both & ROW_SETS[row]):
-            for below in cells_of(both & COL_SETS[col]):
+        for beside in cells_of(usable & ROW_SETS[row]):
+            for below in cells_of(usable & COL_SETS[col]):
                 far = below // 9 * 9 + beside % 9
-                if not both >> far & 1 or (BOX[beside] == BOX[corner]) == (
+                if not usable >> far & 1 or (BOX[beside] == BOX[corner]) == (
                     BOX[below] == BOX[corner]
                 ):
                     continue
                 rect = tuple(sorted((corner, beside, below, far)))
-                if (rect, a) in seen:
+                if (rect, pair) in seen:
                     continue
-                seen.add((rect, a))
+                if missing and not _lost_one(cands, rect, pair):
+                    continue
+                seen.add((rect, pair))
                 found.append((rect, a, b, [cands[cell] & ~pair for cell in rect]))
     found.sort(key=lambda item: (item[0], item[1]))
     return found
 
 
+def _lost_one(cands: list[int], rect: tuple[int, ...], pair: int) -> bool:
+    """True when some corner holds only one digit of `pair`, and every such corner holds other
+    digits too: one that lost a digit and has nothing else left is a single, not a corner."""
+    lost = False
+    for cell in rect:
+        held = cands[cell] & pair
+        if held != pair:
+            if not cands[cell] & ~pair:
+                return False
+            lost = True
+    return lost
+
+
 def _ur_step(
     name: str,
     rating: float,
+    grid: CandidateGrid,
     rect: tuple[int, ...],
     a: int,
     b: int,
@@ -102,16 +136,27 @@ def _ur_step(
     eliminations: tuple[tuple[int, int], ...],
     units: tuple[int, ...] = (),
 ) -> Step:
+    """The step of a rectangle, its sentence saying which corners lost one of a and b."""
+    cands = grid.cands
+    lost = [(cell, d) for cell in rect for d in (a, b) if not cands[cell] >> (d - 1) & 1]
+    holds = f"all hold {a} and {b}"
+    if lost:
+        gone = ", ".join(f"{cell_name(cell)} has lost its {d}" for cell, d in lost)
+        holds = f"all hold {a} or {b} ({gone}, which only rules out more)"
     return Step(
         technique=name,
         rating=rating,
-        explanation=f"{cells_text(rect)} all hold {a} and {b}; {because}, and "
-        f"{eliminated_text(eliminations)}.",
+        explanation=f"{cells_text(rect)} {holds}; {because}, and {eliminated_text(eliminations)}.",
         eliminations=eliminations,
         cells=rect,
-        candidates=tuple((cell, d) for cell in rect for d in (a, b)),
+        candidates=tuple((cell, d) for cell in rect for d in (a, b) if cands[cell] >> (d - 1) & 1),
         units=units,
     )
+
+
+def _held(grid: CandidateGrid, eliminations: Iterable[tuple[int, int]]) -> tuple[Candidate, ...]:
+    """The candidates of `eliminations` still in the grid: a corner may have lost one already."""
+    return tuple((cell, d) for cell, d in eliminations if grid.cands[cell] >> (d - 1) & 1)
 
 
 def either_digit(mask: int) -> str:
@@ -123,27 +168,28 @@ _DEADLY = "if they held nothing else the puzzle would have two solutions"
 _COMPLETE = "complete a pattern with two solutions"
 
 
-def unique_rectangle_1(grid: CandidateGrid) -> Iterator[Step]:
+def unique_rectangle_1(grid: CandidateGrid, missing_candidates: bool = True) -> Iterator[Step]:
     """Three corners hold only a and b: the fourth must not be a or b."""
-    for rect, a, b, extras in _empty_rectangles(grid):
+    for rect, a, b, extras in _empty_rectangles(grid, missing_candidates):
         if extras.count(0) != 3:
             continue
         corner = rect[[i for i in range(4) if extras[i]][0]]
         yield _ur_step(
             "unique-rectangle-1",
             4.5,
+            grid,
             rect,
             a,
             b,
             f"if {cell_name(corner)} held nothing else either the puzzle would have two solutions",
-            ((corner, a), (corner, b)),
+            _held(grid, ((corner, a), (corner, b))),
         )
 
 
-def unique_rectangle_2(grid: CandidateGrid) -> Iterator[Step]:
+def unique_rectangle_2(grid: CandidateGrid, missing_candidates: bool = True) -> Iterator[Step]:
     """Two corners on one side hold only a and b, the other two a, b and one more digit c:
     one of those is c, so cells seeing both cannot be c."""
-    for rect, a, b, extras in _empty_rectangles(grid):
+    for rect, a, b, extras in _empty_rectangles(grid, missing_candidates):
         for floor, roof in _SIDES:
             if extras[floor[0]] or extras[floor[1]]:
                 continue
@@ -156,6 +202,7 @@ def unique_rectangle_2(grid: CandidateGrid) -> Iterator[Step]:
                 yield _ur_step(
                     "unique-rectangle-2",
                     4.6,
+                    grid,
                     rect,
                     a,
                     b,
@@ -164,11 +211,11 @@ def unique_rectangle_2(grid: CandidateGrid) -> Iterator[Step]:
                 )
 
 
-def unique_rectangle_3(grid: CandidateGrid) -> Iterator[Step]:
+def unique_rectangle_3(grid: CandidateGrid, missing_candidates: bool = True) -> Iterator[Step]:
     """Two corners on one side hold only a and b; the other two have extra digits that, with
     other cells of a unit they share, make a naked subset: the unit's other cells lose it."""
     cands = grid.cands
-    for rect, a, b, extras in _empty_rectangles(grid):
+    for rect, a, b, extras in _empty_rectangles(grid, missing_candidates):
         for floor, roof in _SIDES:
             if extras[floor[0]] or extras[floor[1]] or not extras[roof[0]] or not extras[roof[1]]:
                 continue
@@ -201,6 +248,7 @@ def unique_rectangle_3(grid: CandidateGrid) -> Iterator[Step]:
                 yield _ur_step(
                     "unique-rectangle-3",
                     round(4.6 + 0.1 * size, 1),
+                    grid,
                     rect,
                     a,
                     b,
@@ -213,11 +261,11 @@ def unique_rectangle_3(grid: CandidateGrid) -> Iterator[Step]:
                 )
 
 
-def unique_rectangle_4(grid: CandidateGrid) -> Iterator[Step]:
+def unique_rectangle_4(grid: CandidateGrid, missing_candidates: bool = True) -> Iterator[Step]:
     """Two corners on one side hold only a and b, and a unit shared by the other two has no
     other place for a: those two take a and one other digit, so neither is b."""
     digit_cells = grid.digit_cells
-    for rect, a, b, extras in _empty_rectangles(grid):
+    for rect, a, b, extras in _empty_rectangles(grid, missing_candidates):
         for floor, roof in _SIDES:
             if extras[floor[0]] or extras[floor[1]]:
                 continue
@@ -225,25 +273,27 @@ def unique_rectangle_4(grid: CandidateGrid) -> Iterator[Step]:
             pattern = 1 << r1 | 1 << r2
             for kept, lost in ((a, b), (b, a)):
                 for unit in shared_units(r1, r2):
-                    if digit_cells[kept] & UNIT_SETS[unit] == pattern:
+                    eliminations = _held(grid, ((r1, lost), (r2, lost)))
+                    if eliminations and digit_cells[kept] & UNIT_SETS[unit] == pattern:
                         yield _ur_step(
                             "unique-rectangle-4",
                             4.6,
+                            grid,
                             rect,
                             a,
                             b,
                             f"{unit_name(unit)} has its {kept} only in {cell_name(r1)} and "
                             f"{cell_name(r2)}, so {lost} in either would {_COMPLETE}",
-                            ((r1, lost), (r2, lost)),
+                            eliminations,
                             (unit,),
                         )
                         break
 
 
-def unique_rectangle_5(grid: CandidateGrid) -> Iterator[Step]:
+def unique_rectangle_5(grid: CandidateGrid, missing_candidates: bool = True) -> Iterator[Step]:
     """One corner, or two diagonal ones, hold only a and b; the others a, b and the same one
     more digit c: one of those is c, so cells seeing all of them cannot be c."""
-    for rect, a, b, extras in _empty_rectangles(grid):
+    for rect, a, b, extras in _empty_rectangles(grid, missing_candidates):
         bivalue = [i for i in range(4) if not extras[i]]
         roof = [i for i in range(4) if extras[i]]
         if len(bivalue) == 2 and bivalue[0] + bivalue[1] != 3:
@@ -262,6 +312,7 @@ def unique_rectangle_5(grid: CandidateGrid) -> Iterator[Step]:
             yield _ur_step(
                 "unique-rectangle-5",
                 4.6,
+                grid,
                 rect,
                 a,
                 b,
@@ -270,11 +321,11 @@ def unique_rectangle_5(grid: CandidateGrid) -> Iterator[Step]:
             )
 
 
-def unique_rectangle_6(grid: CandidateGrid) -> Iterator[Step]:
+def unique_rectangle_6(grid: CandidateGrid, missing_candidates: bool = True) -> Iterator[Step]:
     """Two diagonal corners hold only a and b, and both rows (or both columns) have no other
     place for a: a in either other corner would force the deadly pattern."""
     digit_cells = grid.digit_cells
-    for rect, a, b, extras in _empty_rectangles(grid):
+    for rect, a, b, extras in _empty_rectangles(grid, missing_candidates):
         for floor, roof in _DIAGONALS:
             if extras[floor[0]] or extras[floor[1]] or not extras[roof[0]] or not (extras[roof[1]]):
                 continue
@@ -294,6 +345,7 @@ def unique_rectangle_6(grid: CandidateGrid) -> Iterator[Step]:
                         yield _ur_step(
                             "unique-rectangle-6",
                             4.6,
+                            grid,
                             rect,
                             a,
                             b,
@@ -305,11 +357,11 @@ def unique_rectangle_6(grid: CandidateGrid) -> Iterator[Step]:
                         break
 
 
-def hidden_rectangle(grid: CandidateGrid) -> Iterator[Step]:
+def hidden_rectangle(grid: CandidateGrid, missing_candidates: bool = True) -> Iterator[Step]:
     """A corner holds only a and b, and the opposite corner's row and column have no other
     place for a than the rectangle: that corner cannot be b."""
     digit_cells = grid.digit_cells
-    for rect, a, b, extras in _empty_rectangles(grid):
+    for rect, a, b, extras in _empty_rectangles(grid, missing_candidates):
         for corner in range(4):
             if extras[corner]:
                 continue
@@ -317,12 +369,15 @@ def hidden_rectangle(grid: CandidateGrid) -> Iterator[Step]:
             rect_set = sum(1 << cell for cell in rect)
             row, col = ROW_SETS[far // 9], COL_SETS[far % 9]
             for kept, lost in ((a, b), (b, a)):
+                if not grid.cands[far] >> (lost - 1) & 1:
+                    continue
                 if digit_cells[kept] & row == rect_set & row and (
                     digit_cells[kept] & col == rect_set & col
                 ):
                     yield _ur_step(
                         "hidden-rectangle",
                         4.6,
+                        grid,
                         rect,
                         a,
                         b,
@@ -470,6 +525,20 @@ def _grave_without(grid: CandidateGrid, cell: int, digit: int) -> bool:
                 return False
     return True
 
+
+WITH_MISSING_CANDIDATES = frozenset(
+    {
+        "unique-rectangle-1",
+        "unique-rectangle-2",
+        "unique-rectangle-3",
+        "unique-rectangle-4",
+        "unique-rectangle-5",
+        "unique-rectangle-6",
+        "hidden-rectangle",
+    }
+)
+"""The techniques that also take rectangles a corner of which lost one of its two digits; their
+finders leave those out with `missing_candidates=False`."""
 
 TECHNIQUES = [
     Technique("unique-rectangle-1", 4.5, unique_rectangle_1),
