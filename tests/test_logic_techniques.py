@@ -367,6 +367,16 @@ def test_unique_rectangle_3() -> None:
     assert step.rating == 4.7
 
 
+def test_unique_rectangle_3_with_four_extra_digits_makes_a_naked_quad() -> None:
+    # The roof r2c1, r2c4 holds one of 3, 4, 5, 6; with r2c7, r2c8, r2c9 that is four cells of
+    # row 2 for four digits.
+    marks = {"r1c1": "12", "r1c4": "12", "r2c1": "1234", "r2c4": "1256"}
+    marks |= {"r2c7": "345", "r2c8": "356", "r2c9": "46"}
+    step = first(board(marks), "unique-rectangle-3")
+    assert set(step.eliminations) == elims("r2c2 r2c3 r2c5 r2c6", 3, 4, 5, 6)
+    assert step.rating == 4.9
+
+
 def test_unique_rectangle_3_with_a_subset_in_the_roofs_line_and_box_is_one_step() -> None:
     """The roof r1c1, r1c2 lies in row 1 and box 1, and so does r1c3, which makes the naked
     pair of 3 and 4 with it: both units lose 3 and 4 in one step, as the solving tools give it."""

@@ -220,7 +220,7 @@ def unique_rectangle_3(grid: CandidateGrid, missing_candidates: bool = True) -> 
             if extras[floor[0]] or extras[floor[1]] or not extras[roof[0]] or not extras[roof[1]]:
                 continue
             extra = extras[roof[0]] | extras[roof[1]]
-            if BIT_COUNT[extra] > 3:
+            if BIT_COUNT[extra] > 4:  # with three more cells, a naked quad at most
                 continue
             r1, r2 = rect[roof[0]], rect[roof[1]]
             # a subset whose cells lie in both units the roof shares (its line and its box)
