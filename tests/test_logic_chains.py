@@ -318,6 +318,19 @@ def test_als_xz() -> None:
     assert eliminated(next_step(grid, only="als-xz")) == {(cell("r5c1"), 1)}
 
 
+def test_doubly_linked_als_xz() -> None:
+    # A = r1c1 {1,2}; B = r2c2 {1,3} + r2c3 {2,3} in row 2 (and box 1). Every 1 of A sees every
+    # 1 of B, and the same for 2: each holds one of 1 and 2, so B's 3 is in B as well.
+    grid = state(cells={"r1c1": "12", "r2c2": "13", "r2c3": "23"})
+    box_rest = ("r1c2", "r1c3", "r2c1", "r3c1", "r3c2", "r3c3")
+    expected = digit_elims(1, *box_rest) | digit_elims(2, *box_rest)
+    expected |= digit_elims(3, *box_rest, *(f"r2c{c}" for c in range(4, 10)))
+    steps = list(all_steps(grid, only="als-xz"))
+    assert expected in [set(step.eliminations) for step in steps]
+    doubly = next(step for step in steps if set(step.eliminations) == expected)
+    assert "cannot both hold 1, nor both 2" in doubly.explanation
+
+
 def test_als_xy_wing() -> None:
     grid = state(cells={"r1c1": "12", "r1c5": "13", "r5c1": "23"})
     assert eliminated(next_step(grid, only="als-xy-wing")) == {(cell("r5c5"), 3)}

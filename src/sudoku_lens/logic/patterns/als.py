@@ -214,33 +214,75 @@ def _cell_mask(als: Als, cell: int) -> int:
 
 def als_xz(grid: CandidateGrid) -> Iterator[Step]:
     """Two ALS with a restricted common candidate x: a common z is in one of them; smallest
-    pairs first."""
+    pairs first. Two ALS with two restricted common candidates (doubly linked) hold one each,
+    so both are locked on their other digits as well."""
     index = _index(grid)
     sets = index.sets
+    shared: dict[tuple[int, int], list[int]] = {}
+    for i, links in index.links.items():
+        for j, x in links:
+            if i < j:
+                shared.setdefault((i, j), []).append(x)
     pairs = sorted(
-        (sets[i].size + sets[j].size, i, j, x)
-        for i, links in index.links.items()
-        for j, x in links
-        if i < j and BIT_COUNT[sets[i].mask & sets[j].mask] > 1
+        (sets[i].size + sets[j].size, i, j, tuple(sorted(rccs)))
+        for (i, j), rccs in shared.items()
+        if len(rccs) == 2 or BIT_COUNT[sets[i].mask & sets[j].mask] > 1
     )
     done: set[tuple[tuple[int, int], ...]] = set()
-    for total, i, j, x in pairs:
+    for total, i, j, rccs in pairs:
         a, b = sets[i], sets[j]
-        eliminations = _eliminations(grid, [a, b], {x})
-        key = tuple(eliminations)
-        if not eliminations or key in done:
+        rating = round(7.0 + length_bonus(2 * total), 1)
+        if len(rccs) == 2:
+            eliminations = _doubly_linked(grid, a, b, rccs)
+            key = tuple(eliminations)
+            if not eliminations or key in done:
+                continue
+            done.add(key)
+            x, z = rccs
+            yield _step(
+                "als-xz",
+                rating,
+                f"The almost locked sets {a.name()} and {b.name()} cannot both hold {x}, nor "
+                f"both {z} (every {x} of one sees every {x} of the other, and the same for "
+                f"{z}), so each holds one of the two and is locked on the rest of its digits: "
+                f"{_said(eliminations)}.",
+                eliminations,
+                [a, b],
+            )
             continue
-        done.add(key)
-        zs = sorted({z for _, z in eliminations})
-        yield _step(
-            "als-xz",
-            round(7.0 + length_bonus(2 * total), 1),
-            f"The almost locked sets {a.name()} and {b.name()} cannot both hold {x} (every "
-            f"{x} of one sees every {x} of the other), so one of them is locked and "
-            f"{'/'.join(map(str, zs))} is in one of the two: {_said(eliminations)}.",
-            eliminations,
-            [a, b],
-        )
+        for x in rccs:
+            eliminations = _eliminations(grid, [a, b], {x})
+            key = tuple(eliminations)
+            if not eliminations or key in done:
+                continue
+            done.add(key)
+            zs = sorted({z for _, z in eliminations})
+            yield _step(
+                "als-xz",
+                rating,
+                f"The almost locked sets {a.name()} and {b.name()} cannot both hold {x} (every "
+                f"{x} of one sees every {x} of the other), so one of them is locked and "
+                f"{'/'.join(map(str, zs))} is in one of the two: {_said(eliminations)}.",
+                eliminations,
+                [a, b],
+            )
+
+
+def _doubly_linked(
+    grid: CandidateGrid, a: Als, b: Als, rccs: tuple[int, ...]
+) -> list[tuple[int, int]]:
+    """What two ALS sharing the restricted common candidates `rccs` prove: each of those is in
+    one of them (cells seeing all of it in both lose it), and every other digit of each ALS is
+    in it (cells seeing all of that digit in the ALS lose it)."""
+    digit_cells = grid.digit_cells
+    found = set()
+    for x in rccs:
+        found.update((cell, x) for cell in _cells(_targets(grid, x, [a, b])))
+    for als in (a, b):
+        for d in digits_of(als.mask):
+            if d not in rccs:
+                found.update((cell, d) for cell in _cells(als.seers[d] & digit_cells[d]))
+    return sorted(found)
 
 
 def als_xy_wing(grid: CandidateGrid) -> Iterator[Step]:
