@@ -180,6 +180,17 @@ def test_xy_chain() -> None:
     assert [link.strong for link in step.links] == [True, False, True, False, True]
 
 
+def test_xy_chain_whose_ends_see_each_other() -> None:
+    # r1c1 {1,2} - r1c5 {2,3} - r3c5 {3,4} - r3c2 {4,1}: both ends are 1 and lie in box 1. As a
+    # loop it removes more; as the xy-chain it is, the 1 leaves box 1's other cells.
+    grid = state(cells={"r1c1": "12", "r1c5": "23", "r3c5": "34", "r3c2": "41"})
+    box_rest = ("r1c2", "r1c3", "r2c1", "r2c2", "r2c3", "r3c1", "r3c3")
+    steps = [set(step.eliminations) for step in all_steps(grid, only="xy-chain")]
+    assert digit_elims(1, *box_rest) in steps
+    loop = next_step(grid, only="continuous-nice-loop")
+    assert digit_elims(1, *box_rest) < eliminated(loop)
+
+
 def test_aic() -> None:
     # r1c1 is 1 or 2; the 2s of column 7 are r1c7/r5c7; r5c3 is 2 or 1:
     # r1c1=1 or (r1c1=2 -> r1c7<>2 -> r5c7=2 -> r5c3<>2 -> r5c3=1).

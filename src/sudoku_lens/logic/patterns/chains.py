@@ -264,6 +264,7 @@ class _Found:
 _LOOP_KINDS = ("continuous-nice-loop", "grouped-continuous-nice-loop")
 _END_KINDS = ("discontinuous-nice-loop", "grouped-discontinuous-nice-loop")
 _AIC_KINDS = ("aic", "grouped-aic")
+_OPEN_KINDS = ("x-chain", "xy-chain")
 
 
 class _Search:
@@ -367,16 +368,28 @@ class _Search:
         reported: set[tuple[tuple[Candidate, ...], tuple[Candidate, ...]]],
     ) -> Chain | None:
         """The chain of `item` when it is an instance of `kind` whose deduction is not in
-        `reported` (the deductions one search for `kind` has given so far), else None."""
-        if item.loop != (kind in _LOOP_KINDS):
+        `reported` (the deductions one search for `kind` has given so far), else None.
+
+        An x-chain or xy-chain whose ends see each other closes into a loop, which removes more
+        as a nice loop; as the chain it is, it removes the ends' digit where both ends see it,
+        as HoDoKu gives it."""
+        open_ends = kind in _OPEN_KINDS
+        if item.loop and not open_ends and kind not in _LOOP_KINDS:
+            return None
+        if not item.loop and kind in _LOOP_KINDS:
             return None
         if (kind in _END_KINDS and not item.discontinuous) or (
             kind in _AIC_KINDS and item.discontinuous
         ):
             return None
+        loop = item.loop and not open_ends
         nodes = self._path(item.a, item.b, item.level)
         placements = item.placements
-        if item.loop:
+        if item.loop and open_ends:
+            graph, grouped = self.graph, self.grouped
+            targets = graph.weak_of(item.a, grouped) & graph.weak_of(item.b, grouped) & SINGLES
+            eliminations = _candidates(targets & ~(1 << item.a) & ~(1 << item.b))
+        elif item.loop:
             graph, grouped = self.graph, self.grouped
             targets = 0
             cycle = [*nodes, item.a]
@@ -389,12 +402,12 @@ class _Search:
             eliminations = _candidates(item.targets)
         if not placements and not eliminations:
             return None
-        if self._classify(nodes, item) != kind:
+        if self._classify(nodes, item, loop) != kind:
             return None
         if (placements, eliminations) in reported:
             return None
         reported.add((placements, eliminations))
-        return Chain(kind, nodes, placements, eliminations, item.loop)
+        return Chain(kind, nodes, placements, eliminations, loop)
 
     def _path(self, a: int, b: int, level: int) -> list[int]:
         """The nodes of a shortest chain from `a` (false) to `b` (true), alternating off, on."""
@@ -411,14 +424,14 @@ class _Search:
         path.reverse()
         return path
 
-    def _classify(self, nodes: list[int], item: _Found) -> str | None:
+    def _classify(self, nodes: list[int], item: _Found, loop: bool) -> str | None:
         """The technique a traced chain is an instance of: a loop, an x-chain or xy-chain where
         its links allow, else a discontinuous nice loop or an AIC (see the module's notes)."""
         grouped = any(n >= 729 for n in nodes)
         if self.grouped and not grouped:
             return None
         prefix = "grouped-" if grouped else ""
-        if item.loop:
+        if loop:
             return prefix + "continuous-nice-loop"
         if not grouped and item.a != item.b:
             digits = {self.graph.node_digit(n) for n in nodes}
