@@ -358,6 +358,14 @@ def test_death_blossom() -> None:
     assert eliminated(next_step(grid, only="death-blossom")) == {(cell("r1c1"), 3)}
 
 
+def test_death_blossom_with_a_stem_of_four_candidates() -> None:
+    # Stem r5c5 {1,2,3,4}; the petals r4c4 {1,9}, r4c6 {2,9}, r6c4 {3,9}, r6c6 {4,9} all see it
+    # and all hold 9: box 5's other cells lose the 9.
+    cells = {"r5c5": "1234", "r4c4": "19", "r4c6": "29", "r6c4": "39", "r6c6": "49"}
+    steps = [set(step.eliminations) for step in all_steps(state(cells=cells), only="death-blossom")]
+    assert digit_elims(9, "r4c5", "r5c4", "r5c6", "r6c5") in steps
+
+
 def test_sue_de_coq() -> None:
     # r1c1, r1c2 hold 1234; r1c5 {1,2} in the row and r2c1 {3,4} in the box complete them.
     grid = state(cells={"r1c1": "1234", "r1c2": "1234", "r1c5": "12", "r2c1": "34"})

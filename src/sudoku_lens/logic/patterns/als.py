@@ -35,6 +35,8 @@ from sudoku_lens.logic.units import BIT_COUNT, PEER_SETS, UNIT_SETS, UNITS, cell
 
 MAX_CELLS = 4
 """Largest ALS gathered: bigger ones rarely matter before forcing chains, and cost much."""
+MAX_STEM = 4
+"""Most candidates of a death blossom's stem cell (one petal each, of up to MAX_CELLS cells)."""
 MIDDLE_CELLS = 2
 """Largest ALS in the middle of an ALS-XY-chain (the ends may be as large as any), which keeps
 its search in bounds."""
@@ -391,7 +393,7 @@ def death_blossom(grid: CandidateGrid) -> Iterator[Step]:
     index = _index(grid)
     for stem in range(81):
         mask = grid.cands[stem]
-        if BIT_COUNT[mask] not in (2, 3):
+        if not 2 <= BIT_COUNT[mask] <= MAX_STEM:
             continue
         digits = digits_of(mask)
         petals: dict[int, list[Als]] = {}
@@ -402,7 +404,6 @@ def death_blossom(grid: CandidateGrid) -> Iterator[Step]:
                 if als.holders[d]
                 and not als.cells >> stem & 1
                 and not als.holders[d] & ~PEER_SETS[stem]
-                and als.size <= 3
             ]
         yield from _blossoms(grid, stem, digits, petals)
 
