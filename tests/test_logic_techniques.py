@@ -424,6 +424,7 @@ def test_unique_rectangle_1_with_a_corner_that_lost_a_digit() -> None:
     step = first(grid, "unique-rectangle-1")
     assert set(step.eliminations) == elims("r2c4", 2)
     assert "r2c4 has lost its 1" in step.explanation
+    assert "r2c4 as 2 would force the other corners" in step.explanation
     assert (cell("r2c4"), 1) not in step.candidates
 
 

@@ -174,16 +174,14 @@ def unique_rectangle_1(grid: CandidateGrid, missing_candidates: bool = True) -> 
         if extras.count(0) != 3:
             continue
         corner = rect[[i for i in range(4) if extras[i]][0]]
-        yield _ur_step(
-            "unique-rectangle-1",
-            4.5,
-            grid,
-            rect,
-            a,
-            b,
-            f"if {cell_name(corner)} held nothing else either the puzzle would have two solutions",
-            _held(grid, ((corner, a), (corner, b))),
+        eliminations = _held(grid, ((corner, a), (corner, b)))
+        because = (
+            f"if {cell_name(corner)} held nothing else either the puzzle would have two solutions"
+            if len(eliminations) == 2
+            else f"{cell_name(corner)} as {eliminations[0][1]} would force the other corners and "
+            f"{_COMPLETE}"
         )
+        yield _ur_step("unique-rectangle-1", 4.5, grid, rect, a, b, because, eliminations)
 
 
 def unique_rectangle_2(grid: CandidateGrid, missing_candidates: bool = True) -> Iterator[Step]:
