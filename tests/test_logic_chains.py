@@ -245,20 +245,21 @@ def test_grouped_discontinuous_nice_loop() -> None:
 
 
 TYPE_2_AIC = """\
-4     569   1268  | 5789  3     178   | 25    2567  5679
-1237  359   12    | 6     127   14579 | 8     2357  3459
-23678 3569  268   | 459   278   45789 | 345   23567 1
+4     6     18    | 59    3     18    | 5     2     7
+1237  59    12    | 6     127   1479  | 8     35    3459
+237   59    28    | 459   278   4789  | 345   6     1
 -------------------+-------------------+-------------------
-1236  346   124   | 78    5     1678  | 23    9     378
-123   8     59    | 49    17    13479 | 6     12357 357
-136   7     59    | 2     168   13689 | 345   1358  3458
+16    3     4     | 78    5     1678  | 2     9     8
+12    8     59    | 49    17    13479 | 6     17    35
+16    7     59    | 2     168   13689 | 345   1     3458
 -------------------+-------------------+-------------------
-68    46    468   | 1     9     2     | 7     35    35
+8     4     6     | 1     9     2     | 7     35    35
 5     1     3     | 78    678   678   | 9     4     2
-9     2     7     | 35    4     35    | 1     68    68
+9     2     7     | 3     4     5     | 1     8     6
 """
-"""A state on the path of the third bundled puzzle with a chain whose ends, r9c4=3 and
-r9c6=5, see each other: each end's digit leaves the other end's cell."""
+"""A state on the path of the third bundled puzzle: if r5c5 is not 1 it is 7, so r4c4 is not 7
+and r4c6 is; the ends r5c5=1 and r4c6=7 see each other, so each end's digit leaves the other
+end's cell."""
 
 
 def test_chains_are_named_as_hodoku_names_them() -> None:
@@ -267,7 +268,7 @@ def test_chains_are_named_as_hodoku_names_them() -> None:
     AIC type 2), which the old naming called a discontinuous nice loop."""
     grid = parse_state(TYPE_2_AIC)
     aics = [set(step.eliminations) for step in all_steps(grid, only="aic")]
-    assert {(cell("r9c4"), 5), (cell("r9c6"), 3)} in aics
+    assert {(cell("r5c5"), 7), (cell("r4c6"), 1)} in aics
     loops = list(all_steps(grid, only="discontinuous-nice-loop"))
     assert loops and all(len(s.eliminations) == 1 or s.placements for s in loops)
     for name in ("aic", "grouped-aic"):
