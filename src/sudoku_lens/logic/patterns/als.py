@@ -233,41 +233,46 @@ def als_xz(grid: CandidateGrid) -> Iterator[Step]:
     done: set[tuple[tuple[int, int], ...]] = set()
     for total, i, j, rccs in pairs:
         a, b = sets[i], sets[j]
-        rating = round(7.0 + length_bonus(2 * total), 1)
-        if len(rccs) == 2:
-            eliminations = _doubly_linked(grid, a, b, rccs)
+        for eliminations, why in _xz_deductions(grid, a, b, rccs):
             key = tuple(eliminations)
             if not eliminations or key in done:
                 continue
             done.add(key)
-            x, z = rccs
             yield _step(
                 "als-xz",
-                rating,
-                f"The almost locked sets {a.name()} and {b.name()} cannot both hold {x}, nor "
-                f"both {z} (every {x} of one sees every {x} of the other, and the same for "
-                f"{z}), so each holds one of the two and is locked on the rest of its digits: "
-                f"{_said(eliminations)}.",
+                round(7.0 + length_bonus(2 * total), 1),
+                f"The almost locked sets {a.name()} and {b.name()} {why}: {_said(eliminations)}.",
                 eliminations,
                 [a, b],
             )
-            continue
-        for x in rccs:
-            eliminations = _eliminations(grid, [a, b], {x})
-            key = tuple(eliminations)
-            if not eliminations or key in done:
-                continue
-            done.add(key)
-            zs = sorted({z for _, z in eliminations})
-            yield _step(
-                "als-xz",
-                rating,
-                f"The almost locked sets {a.name()} and {b.name()} cannot both hold {x} (every "
-                f"{x} of one sees every {x} of the other), so one of them is locked and "
-                f"{'/'.join(map(str, zs))} is in one of the two: {_said(eliminations)}.",
-                eliminations,
-                [a, b],
-            )
+
+
+def _xz_deductions(
+    grid: CandidateGrid, a: Als, b: Als, rccs: tuple[int, ...]
+) -> Iterator[tuple[list[tuple[int, int]], str]]:
+    """(eliminations, why) of two ALS sharing the restricted common candidates `rccs`: one
+    doubly linked deduction for two of them, else one per candidate."""
+    if len(rccs) == 2:
+        x, z = rccs
+        yield (
+            _doubly_linked(grid, a, b, rccs),
+            (
+                f"cannot both hold {x}, nor both {z} (every {x} of one sees every {x} of the "
+                f"other, and the same for {z}), so each holds one of the two and is locked on the "
+                "rest of its digits"
+            ),
+        )
+        return
+    for x in rccs:
+        eliminations = _eliminations(grid, [a, b], {x})
+        zs = sorted({z for _, z in eliminations})
+        yield (
+            eliminations,
+            (
+                f"cannot both hold {x} (every {x} of one sees every {x} of the other), so one of "
+                f"them is locked and {'/'.join(map(str, zs))} is in one of the two"
+            ),
+        )
 
 
 def _doubly_linked(

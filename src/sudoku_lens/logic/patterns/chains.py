@@ -385,12 +385,11 @@ class _Search:
         loop = item.loop and not open_ends
         nodes = self._path(item.a, item.b, item.level)
         placements = item.placements
+        graph, grouped = self.graph, self.grouped
         if item.loop and open_ends:
-            graph, grouped = self.graph, self.grouped
             targets = graph.weak_of(item.a, grouped) & graph.weak_of(item.b, grouped) & SINGLES
             eliminations = _candidates(targets & ~(1 << item.a) & ~(1 << item.b))
         elif item.loop:
-            graph, grouped = self.graph, self.grouped
             targets = 0
             cycle = [*nodes, item.a]
             for i in range(1, len(cycle) - 1, 2):

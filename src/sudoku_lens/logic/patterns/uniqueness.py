@@ -18,13 +18,14 @@ them out (`missing_candidates=False`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from itertools import combinations
 
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.patterns._common import (
     COL_SETS,
     ROW_SETS,
+    candidates_of,
     cells_text,
     digits_text,
     either,
@@ -34,7 +35,7 @@ from sudoku_lens.logic.patterns._common import (
     shared_units,
 )
 from sudoku_lens.logic.state import CandidateGrid
-from sudoku_lens.logic.step import Candidate, Step
+from sudoku_lens.logic.step import Step
 from sudoku_lens.logic.units import (
     BIT_COUNT,
     BOX,
@@ -149,14 +150,9 @@ def _ur_step(
         explanation=f"{cells_text(rect)} {holds}; {because}, and {eliminated_text(eliminations)}.",
         eliminations=eliminations,
         cells=rect,
-        candidates=tuple((cell, d) for cell in rect for d in (a, b) if cands[cell] >> (d - 1) & 1),
+        candidates=candidates_of(grid, rect, 1 << (a - 1) | 1 << (b - 1)),
         units=units,
     )
-
-
-def _held(grid: CandidateGrid, eliminations: Iterable[tuple[int, int]]) -> tuple[Candidate, ...]:
-    """The candidates of `eliminations` still in the grid: a corner may have lost one already."""
-    return tuple((cell, d) for cell, d in eliminations if grid.cands[cell] >> (d - 1) & 1)
 
 
 def either_digit(mask: int) -> str:
@@ -174,7 +170,7 @@ def unique_rectangle_1(grid: CandidateGrid, missing_candidates: bool = True) -> 
         if extras.count(0) != 3:
             continue
         corner = rect[[i for i in range(4) if extras[i]][0]]
-        eliminations = _held(grid, ((corner, a), (corner, b)))
+        eliminations = eliminations_of(grid, 1 << (a - 1) | 1 << (b - 1), 1 << corner)
         because = (
             f"if {cell_name(corner)} held nothing else either the puzzle would have two solutions"
             if len(eliminations) == 2
@@ -270,9 +266,11 @@ def unique_rectangle_4(grid: CandidateGrid, missing_candidates: bool = True) -> 
             r1, r2 = rect[roof[0]], rect[roof[1]]
             pattern = 1 << r1 | 1 << r2
             for kept, lost in ((a, b), (b, a)):
+                eliminations = eliminations_of(grid, 1 << (lost - 1), pattern)
+                if not eliminations:
+                    continue
                 for unit in shared_units(r1, r2):
-                    eliminations = _held(grid, ((r1, lost), (r2, lost)))
-                    if eliminations and digit_cells[kept] & UNIT_SETS[unit] == pattern:
+                    if digit_cells[kept] & UNIT_SETS[unit] == pattern:
                         yield _ur_step(
                             "unique-rectangle-4",
                             4.6,
