@@ -291,6 +291,51 @@ def test_grouped_continuous_nice_loop() -> None:
     assert eliminated(step) == expected
 
 
+def test_grouped_chain_through_an_almost_locked_set() -> None:
+    # r1c9 {1,4}, r1c2 {1,5}, r1c3 {1,5,6}, r5c3 {4,6}. If r1c9 is not 4 it is 1, and the
+    # three cells of row 1 (1456) are locked on the rest: r1c3 is 6, so r5c3 is 4. Either end
+    # is 4: r5c9, which sees both, is not.
+    grid = state(cells={"r1c9": "14", "r1c2": "15", "r1c3": "156", "r5c3": "46"})
+    steps = list(all_steps(grid, only="grouped-discontinuous-nice-loop"))
+    through = [s for s in steps if "almost locked set" in s.explanation]
+    assert through and set(through[0].eliminations) == {(cell("r5c9"), 4)}
+    assert (
+        "the almost locked set {r1c2, r1c3, r1c9} (1456) is locked on its other digits, so "
+        "r1c3 is 6" in through[0].explanation
+    )
+    assert {cell("r1c2"), cell("r1c3"), cell("r1c9")} <= set(through[0].cells)
+
+
+TWO_ALS_LOOP = """\
+7      126    8      | 459    4569   4569   | 3      156    125
+9      3      4      | 2      56     1      | 67     578    578
+5      126    126    | 78     3      78     | 269    4      129
+----------------------+----------------------+----------------------
+18     4      1579   | 3579   59     3579   | 178    2      6
+3      126    1269   | 479    8      2469   | 147    157    157
+268    57     2567   | 1      2456   2467   | 478    9      3
+----------------------+----------------------+----------------------
+12     9      1357   | 6      125    2358   | 127    1378   4
+1246   8      1236   | 349    7      2349   | 5      136    129
+246    57     13567  | 34589  1249   234589 | 269    13678  1789
+"""
+"""A state on the path of the second bundled puzzle: a loop through the almost locked sets
+{r2c5, r2c7} (567) and {r7c1, r7c5, r7c7} (1257)."""
+
+
+def test_a_loop_through_almost_locked_sets_also_clears_their_locked_digits() -> None:
+    # r2c5=5 or r2c7=7 in the first ALS, r7c7=7 or r7c5=5 in the second; closed into a loop,
+    # each ALS lacks one of its two loop digits, so the second holds its 1 and its 2: the
+    # cells of row 7 that see all of its 1s (r7c3, r7c8) or all of its 2s (r7c6) lose them.
+    grid = parse_state(TWO_ALS_LOOP)
+    loops = [set(s.eliminations) for s in all_steps(grid, only="grouped-continuous-nice-loop")]
+    locked = digit_elims(1, "r7c3", "r7c8") | digit_elims(2, "r7c6")
+    weak_links = digit_elims(5, "r1c5", "r4c5", "r6c5") | digit_elims(7, "r4c7", "r5c7", "r6c7")
+    assert locked | weak_links in loops
+    solution = solve_line(BUNDLED[1]).solution
+    assert all(int(solution[c]) != d for c, d in locked | weak_links)
+
+
 def test_searches_kept_per_state_follow_the_state_not_the_object() -> None:
     # The chain search of a state is kept for the techniques tried after one another on it;
     # changing the grid object afterwards must not leak into a search of an equal state.
@@ -330,6 +375,17 @@ def test_als_xz() -> None:
     assert eliminated(next_step(grid, only="als-xz")) == {(cell("r5c1"), 1)}
 
 
+def test_als_xz_with_an_almost_locked_set_of_five_cells() -> None:
+    # A = r1c1 {1,6}; B = r1c7-r5c7, five cells holding 1-6, no fewer of which make an ALS that
+    # links to A. B's only 1 (r1c7) sees A's: one of them is locked, so the 6 is in A or in B's
+    # only 6, r2c7. Looked for once the sets of up to four cells give nothing.
+    column = {"r1c7": "123", "r2c7": "2456", "r3c7": "345", "r4c7": "2345", "r5c7": "2345"}
+    grid = state(cells={"r1c1": "16", **column})
+    step = next_step(grid, only="als-xz")
+    assert eliminated(step) == digit_elims(6, "r1c8", "r1c9", "r2c1", "r2c2", "r2c3")
+    assert "{r1c7, r2c7, r3c7, r4c7, r5c7} (123456)" in step.explanation
+
+
 def test_doubly_linked_als_xz() -> None:
     # A = r1c1 {1,2}; B = r2c2 {1,3} + r2c3 {2,3} in row 2 (and box 1). Every 1 of A sees every
     # 1 of B, and the same for 2: each holds one of 1 and 2, so B's 3 is in B as well.
@@ -365,6 +421,38 @@ def test_death_blossom_with_a_stem_of_four_candidates() -> None:
     cells = {"r5c5": "1234", "r4c4": "19", "r4c6": "29", "r6c4": "39", "r6c6": "49"}
     steps = [set(step.eliminations) for step in all_steps(state(cells=cells), only="death-blossom")]
     assert digit_elims(9, "r4c5", "r5c4", "r5c6", "r6c5") in steps
+
+
+SHARED_CELL_ALS = """\
+4     569   1268  | 5789  3     15789 | 25    2567  5679
+1237  359   12    | 6     127   14579 | 8     2357  34579
+23678 3569  268   | 45789 278   45789 | 2345  23567 1
+-------------------+-------------------+-------------------
+1236  346   124   | 378   5     13678 | 23    9     378
+123   8     59    | 3479  17    13479 | 6     12357 357
+136   7     59    | 2     168   13689 | 345   1358  3458
+-------------------+-------------------+-------------------
+68    46    468   | 1     9     2     | 7     35    35
+5     1     3     | 78    678   678   | 9     4     2
+9     2     7     | 35    4     35    | 1     68    68
+"""
+"""A state on the path of the first bundled puzzle where almost locked sets that share a cell
+prove what no disjoint ones do (as HoDoKu's death blossoms and ALS-XY-wings of type 2)."""
+
+
+def test_death_blossom_and_als_xy_wing_with_almost_locked_sets_that_share_a_cell() -> None:
+    # Stem r1c7 {2,5}: petal of 2 {r1c8, r2c8, r3c8, r7c8} (23567), of 5 {r2c1, r2c3, r2c5,
+    # r2c8} (12357); both hold r2c8 and 7, and the one the stem's digit locks holds its 7.
+    grid = parse_state(SHARED_CELL_ALS)
+    solution = solve_line(BUNDLED[0]).solution
+    blossoms = {tuple(s.eliminations) for s in all_steps(grid, only="death-blossom")}
+    assert ((cell("r2c9"), 7),) in blossoms
+    # Pivot {r4c4, r8c4} (378); wings {r1c7, r4c7} (235) by 3 and the five cells of row 1
+    # (256789) by 8 share r1c7, and both hold 2 and 5.
+    wings = {frozenset(s.eliminations) for s in all_steps(grid, only="als-xy-wing")}
+    found = {(cell("r1c6"), 5), (cell("r3c7"), 2)}
+    assert found in wings
+    assert all(int(solution[c]) != d for c, d in found | {(cell("r2c9"), 7)})
 
 
 def test_sue_de_coq() -> None:

@@ -54,9 +54,14 @@ def cells_of(bits: int) -> Iterator[int]:
         bits ^= low
 
 
-def digits_of(mask: int) -> list[int]:
-    """The digits of a 9-bit candidate mask, in increasing order."""
-    return [d + 1 for d in range(9) if mask >> d & 1]
+_DIGITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(d + 1 for d in range(9) if mask >> d & 1) for mask in range(512)
+)
+
+
+def digits_of(mask: int) -> tuple[int, ...]:
+    """The digits of a 9-bit candidate mask, in increasing order (looked up, not computed)."""
+    return _DIGITS[mask]
 
 
 UNIT_SETS: tuple[int, ...] = tuple(cell_set(unit) for unit in UNITS)

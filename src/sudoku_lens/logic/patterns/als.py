@@ -6,23 +6,26 @@ at most one of them holds x, so the other is locked.
 
 - als-xz: ALS A and B with an RCC x; any other digit z of both is in A or B, so a cell that sees
   every z of A and of B cannot be z.
-- als-xy-wing: A and B each share an RCC with a pivot C (different digits): z of A and B as above.
+- als-xy-wing: A and B each share an RCC with a pivot C (different digits): z of A and B as above
+  (A and B may share cells: whichever is locked holds z).
 - als-xy-chain: a chain of ALS, each sharing an RCC with the next (consecutive RCCs differ): z of
   the two ends (not the RCC at either end) as above.
 - death-blossom: a stem cell whose every candidate d sees all the d of its own ALS (a petal); all
-  petals hold z besides their d: whatever the stem holds, one petal is locked and holds z.
+  petals hold z besides their d: whatever the stem holds, one petal is locked and holds z (the
+  petals may share cells, for the same reason).
 - sue-de-coq: the cells of a box-line intersection with two or more candidates more than cells,
   completed by a set of cells from the rest of the line and one from the rest of the box with
   no digit in common: together they hold each of their digits once, which clears the rest of the
   line and of the box.
 
 Ratings follow the equivalent chains (an ALS node counts like a strong link in Sudoku Explainer's
-length bonus); the ALS of a state are gathered once and shared by the techniques.
+length bonus); the ALS of a state are gathered once and shared by the techniques. Each technique
+looks first among the ALS of up to MAX_CELLS cells, then, when asked for more, among all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -34,12 +37,18 @@ from sudoku_lens.logic.step import Step
 from sudoku_lens.logic.units import BIT_COUNT, PEER_SETS, UNIT_SETS, UNITS, cell_name, digits_of
 
 MAX_CELLS = 4
-"""Largest ALS gathered: bigger ones rarely matter before forcing chains, and cost much."""
+"""Largest ALS looked at first: the ALS techniques search these, and only when they find nothing
+all ALS (up to LARGEST_CELLS), which cost much more to gather and link."""
+LARGEST_CELLS = 8
+"""Largest ALS there can be: a unit's empty cells hold exactly their own count of digits, so an
+ALS leaves at least one of them out."""
 MAX_STEM = 4
 """Most candidates of a death blossom's stem cell (one petal each, of up to MAX_CELLS cells)."""
-MIDDLE_CELLS = 2
+MIDDLE_CELLS = 3
 """Largest ALS in the middle of an ALS-XY-chain (the ends may be as large as any), which keeps
 its search in bounds."""
+CHAIN_SETS = 6
+"""Most ALS in an ALS-XY-chain."""
 
 
 def _cells(bits: int) -> Iterator[int]:
@@ -60,10 +69,8 @@ class Als:
     """For each digit (index 0 unused), the ALS cells holding it."""
     seers: tuple[int, ...]
     """For each digit, the cells that see every ALS cell holding it."""
-
-    @property
-    def size(self) -> int:
-        return self.cells.bit_count()
+    size: int
+    """The number of cells."""
 
     def name(self) -> str:
         cells = ", ".join(cell_name(c) for c in _cells(self.cells))
@@ -71,43 +78,39 @@ class Als:
         return f"{{{cells}}} ({digits})"
 
 
-def gather(grid: CandidateGrid) -> list[Als]:
-    """Every ALS of up to MAX_CELLS cells (single bivalue cells included), smallest first."""
+def gather(grid: CandidateGrid, max_cells: int = MAX_CELLS) -> list[Als]:
+    """Every ALS of up to `max_cells` cells (single bivalue cells included), smallest first."""
     found: dict[int, Als] = {}
     cands = grid.cands
-    limit = MAX_CELLS + 1
-
-    def grow(unit: int, empty: list[int], start: int, cells: int, mask: int, size: int) -> None:
-        if size and BIT_COUNT[mask] == size + 1 and cells not in found:
-            found[cells] = _make(cands, unit, cells, mask)
-        if size == MAX_CELLS:
-            return
-        for k in range(start, len(empty)):
-            cell = empty[k]
-            more = mask | cands[cell]
-            if BIT_COUNT[more] <= limit:
-                grow(unit, empty, k + 1, cells | 1 << cell, more, size + 1)
-
+    limit = max_cells + 1
     for unit, unit_cells in enumerate(UNITS):
-        empty = [c for c in unit_cells if cands[c] and BIT_COUNT[cands[c]] <= limit]
-        grow(unit, empty, 0, 0, 0, 0)
+        # every subset of the unit's usable cells, built up one cell at a time
+        masks, cell_sets, sizes = [0], [0], [0]
+        for cell in unit_cells:
+            mask = cands[cell]
+            if mask and BIT_COUNT[mask] <= limit:
+                bit = 1 << cell
+                masks += [m | mask for m in masks]
+                cell_sets += [c | bit for c in cell_sets]
+                sizes += [n + 1 for n in sizes]
+        for mask, cells, size in zip(masks, cell_sets, sizes, strict=True):
+            if size <= max_cells and BIT_COUNT[mask] == size + 1 and cells not in found:
+                found[cells] = _make(grid, unit, cells, mask)
     return sorted(found.values(), key=lambda a: (a.size, a.cells))
 
 
-def _make(cands: list[int], unit: int, cells: int, mask: int) -> Als:
+def _make(grid: CandidateGrid, unit: int, cells: int, mask: int) -> Als:
     holders = [0] * 10
     seers = [0] * 10
+    digit_cells = grid.digit_cells
     for d in digits_of(mask):
-        bit = 1 << (d - 1)
-        holding = 0
+        holding = cells & digit_cells[d]
         seen = -1
-        for cell in _cells(cells):
-            if cands[cell] & bit:
-                holding |= 1 << cell
-                seen &= PEER_SETS[cell]
+        for cell in _cells(holding):
+            seen &= PEER_SETS[cell]
         holders[d] = holding
         seers[d] = seen & ~cells
-    return Als(cells, mask, unit, tuple(holders), tuple(seers))
+    return Als(cells, mask, unit, tuple(holders), tuple(seers), cells.bit_count())
 
 
 @dataclass
@@ -120,33 +123,62 @@ class _Index:
     """For ALS i, (j, x): ALS j shares the RCC x with it."""
 
 
-def _index(grid: CandidateGrid) -> _Index:
+def _index(grid: CandidateGrid, max_cells: int) -> _Index:
     store = kept("als", state_key(grid))
-    if "index" not in store:
-        sets = gather(grid)
-        # For each digit and cell: the ALS whose first cell holding the digit is that cell,
-        # grouped by all their cells holding it.
-        by_first: list[dict[int, dict[int, list[tuple[int, int]]]]] = [{} for _ in range(10)]
-        for i, als in enumerate(sets):
-            for d in digits_of(als.mask):
-                holders = als.holders[d]
-                first = (holders & -holders).bit_length() - 1
-                groups = by_first[d].setdefault(first, {})
-                groups.setdefault(holders, []).append((i, als.cells))
+    if max_cells not in store:
+        sets = gather(grid, max_cells)
         links: dict[int, list[tuple[int, int]]] = {i: [] for i in range(len(sets))}
         digit_cells = grid.digit_cells
-        for i, a in enumerate(sets):
-            mine = links[i]
-            own = a.cells
-            for x in digits_of(a.mask):
-                reach = a.seers[x]
-                starts = by_first[x]
-                for first in _cells(reach & digit_cells[x]):
-                    for holders, members in starts.get(first, {}).items():
-                        if not holders & ~reach:
-                            mine.extend((j, x) for j, cells in members if not cells & own)
-        store["index"] = _Index(grid, sets, links)
-    return store["index"]  # type: ignore[return-value]
+        for x in range(1, 10):
+            # The ALS holding x, grouped by their cells holding it; each group is linked once.
+            groups: dict[int, list[tuple[int, int]]] = {}
+            for i, als in enumerate(sets):
+                if als.mask >> (x - 1) & 1:
+                    groups.setdefault(als.holders[x], []).append((i, als.cells))
+            by_first: dict[int, list[tuple[int, list[tuple[int, int]]]]] = {}
+            for holders, members in groups.items():
+                by_first.setdefault((holders & -holders).bit_length() - 1, []).append(
+                    (holders, members)
+                )
+            for holders, members in groups.items():
+                reach = -1
+                for cell in _cells(holders):
+                    reach &= PEER_SETS[cell]
+                linked = [
+                    others
+                    for first in _cells(reach & digit_cells[x])
+                    for other, others in by_first.get(first, ())
+                    if not other & ~reach
+                ]
+                for i, own in members:
+                    mine = links[i]
+                    for others in linked:
+                        mine.extend((j, x) for j, cells in others if not cells & own)
+        store[max_cells] = _Index(grid, sets, links)
+    return store[max_cells]  # type: ignore[return-value]
+
+
+Done = set[tuple[tuple[int, int], ...]]
+"""The eliminations of the instances a technique has given, so none is given twice."""
+
+Search = Callable[[CandidateGrid, _Index, Done, int], Iterator[Step]]
+"""A technique's search over the ALS of an index; it skips the combinations whose ALS all have
+at most the given number of cells (searched before) and adds what it gives to `Done`."""
+
+
+def _small_then_all(search: Search) -> Callable[[CandidateGrid], Iterator[Step]]:
+    """A technique that runs `search` on the ALS of up to MAX_CELLS cells, then on the
+    combinations that take in a larger one (up to LARGEST_CELLS), never giving the same
+    eliminations twice: the first instance costs the small search alone when there is one."""
+
+    def technique(grid: CandidateGrid) -> Iterator[Step]:
+        done: Done = set()
+        yield from search(grid, _index(grid, MAX_CELLS), done, 0)
+        yield from search(grid, _index(grid, LARGEST_CELLS), done, MAX_CELLS)
+
+    technique.__name__ = technique.__qualname__ = search.__name__.lstrip("_")
+    technique.__doc__ = search.__doc__
+    return technique
 
 
 def _targets(grid: CandidateGrid, z: int, group: list[Als]) -> int:
@@ -214,11 +246,10 @@ def _cell_mask(als: Als, cell: int) -> int:
     return sum(1 << (d - 1) for d in range(1, 10) if als.holders[d] >> cell & 1)
 
 
-def als_xz(grid: CandidateGrid) -> Iterator[Step]:
+def _als_xz(grid: CandidateGrid, index: _Index, done: Done, covered: int) -> Iterator[Step]:
     """Two ALS with a restricted common candidate x: a common z is in one of them; smallest
     pairs first. Two ALS with two restricted common candidates (doubly linked) hold one each,
     so both are locked on their other digits as well."""
-    index = _index(grid)
     sets = index.sets
     shared: dict[tuple[int, int], list[int]] = {}
     for i, links in index.links.items():
@@ -228,9 +259,9 @@ def als_xz(grid: CandidateGrid) -> Iterator[Step]:
     pairs = sorted(
         (sets[i].size + sets[j].size, i, j, tuple(sorted(rccs)))
         for (i, j), rccs in shared.items()
-        if len(rccs) == 2 or BIT_COUNT[sets[i].mask & sets[j].mask] > 1
+        if (len(rccs) == 2 or BIT_COUNT[sets[i].mask & sets[j].mask] > 1)
+        and max(sets[i].size, sets[j].size) > covered
     )
-    done: set[tuple[tuple[int, int], ...]] = set()
     for total, i, j, rccs in pairs:
         a, b = sets[i], sets[j]
         for eliminations, why in _xz_deductions(grid, a, b, rccs):
@@ -292,10 +323,9 @@ def _doubly_linked(
     return sorted(found)
 
 
-def als_xy_wing(grid: CandidateGrid) -> Iterator[Step]:
+def _als_xy_wing(grid: CandidateGrid, index: _Index, done: Done, covered: int) -> Iterator[Step]:
     """ALS A and B linked to a pivot ALS C by different RCCs: a z common to A and B is in one;
     smallest wings first."""
-    index = _index(grid)
     sets = index.sets
     wings = sorted(
         (sets[i].size + sets[j].size + sets[c].size, c, i, x, j, y)
@@ -303,10 +333,9 @@ def als_xy_wing(grid: CandidateGrid) -> Iterator[Step]:
         for (i, x), (j, y) in combinations(links, 2)
         if x != y
         and i != j
-        and not sets[i].cells & sets[j].cells
         and (sets[i].mask & sets[j].mask) & ~(1 << (x - 1)) & ~(1 << (y - 1))
+        and max(sets[i].size, sets[j].size, sets[c].size) > covered
     )
-    done: set[tuple[tuple[int, int], ...]] = set()
     for total, c, i, x, j, y in wings:
         pivot, a, b = sets[c], sets[i], sets[j]
         eliminations = _eliminations(grid, [a, b], {x, y})
@@ -325,11 +354,10 @@ def als_xy_wing(grid: CandidateGrid) -> Iterator[Step]:
         )
 
 
-def als_xy_chain(grid: CandidateGrid) -> Iterator[Step]:
-    """A chain of four ALS, each sharing an RCC with the next (consecutive RCCs differ): a z of
-    both ends other than the end RCCs is in one of the ends. (Two ALS are an ALS-XZ, three an
-    ALS-XY-wing; longer chains are left to forcing chains, as their search costs much.)"""
-    index = _index(grid)
+def _als_xy_chain(grid: CandidateGrid, index: _Index, done: Done, covered: int) -> Iterator[Step]:
+    """A chain of four to CHAIN_SETS ALS, each sharing an RCC with the next (consecutive RCCs
+    differ): a z of both ends other than the end RCCs is in one of the ends; shortest and
+    smallest first. (Two ALS are an ALS-XZ, three an ALS-XY-wing.)"""
     sets = index.sets
     links = index.links
     useful = []
@@ -339,34 +367,34 @@ def als_xy_chain(grid: CandidateGrid) -> Iterator[Step]:
             if grid.digit_cells[z] & als.seers[z]:
                 mask |= 1 << (z - 1)
         useful.append(mask)
-    done: set[tuple[tuple[int, int], ...]] = set()
     found = []
+
+    def walk(path: list[int], rccs: list[int], used: int) -> None:
+        for nxt, x in links[path[-1]]:
+            if x == rccs[-1] or sets[nxt].cells & used:
+                continue
+            if len(path) >= 3 and nxt > path[0]:
+                first, last = sets[path[0]], sets[nxt]
+                zs = useful[path[0]] & useful[nxt] & ~(1 << (rccs[0] - 1)) & ~(1 << (x - 1))
+                if zs and max(first.size, last.size) > covered:  # the middle is small
+                    eliminations = _eliminations(grid, [first, last], {rccs[0], x})
+                    key = tuple(eliminations)
+                    if eliminations and key not in done:
+                        done.add(key)
+                        chain = [*path, nxt]
+                        total = sum(sets[n].size for n in chain)
+                        found.append((len(chain), total, chain, [*rccs, x], eliminations))
+            if len(path) + 1 < CHAIN_SETS and sets[nxt].size <= MIDDLE_CELLS:
+                walk([*path, nxt], [*rccs, x], used | sets[nxt].cells)
+
     for i, first in enumerate(sets):
         if not useful[i]:
             continue
         for j, x1 in links[i]:
-            if sets[j].size > MIDDLE_CELLS:
-                continue
-            used_j = first.cells | sets[j].cells
-            for k, x2 in links[j]:
-                if x2 == x1 or sets[k].size > MIDDLE_CELLS or sets[k].cells & used_j:
-                    continue
-                used_k = used_j | sets[k].cells
-                for last, x3 in links[k]:
-                    if last <= i or x3 == x2 or sets[last].cells & used_k:
-                        continue
-                    zs = useful[i] & useful[last] & ~(1 << (x1 - 1)) & ~(1 << (x3 - 1))
-                    if not zs:
-                        continue
-                    eliminations = _eliminations(grid, [first, sets[last]], {x1, x3})
-                    key = tuple(eliminations)
-                    if eliminations and key not in done:
-                        done.add(key)
-                        path = [i, j, k, last]
-                        total = sum(sets[n].size for n in path)
-                        found.append((total, path, [x1, x2, x3], eliminations))
-    found.sort(key=lambda item: item[0])
-    for _, path, rccs, eliminations in found:
+            if sets[j].size <= MIDDLE_CELLS:
+                walk([i, j], [x1], first.cells | sets[j].cells)
+    found.sort(key=lambda item: item[:2])
+    for _, _, path, rccs, eliminations in found:
         yield _chain_step(index, path, rccs, eliminations)
 
 
@@ -392,10 +420,9 @@ def _chain_step(
     )
 
 
-def death_blossom(grid: CandidateGrid) -> Iterator[Step]:
+def _death_blossom(grid: CandidateGrid, index: _Index, done: Done, covered: int) -> Iterator[Step]:
     """A stem cell with an ALS (petal) for each of its candidates d whose every d sees the stem:
     a digit z of every petal is in the petal the stem's digit locks."""
-    index = _index(grid)
     for stem in range(81):
         mask = grid.cands[stem]
         if not 2 <= BIT_COUNT[mask] <= MAX_STEM:
@@ -410,24 +437,30 @@ def death_blossom(grid: CandidateGrid) -> Iterator[Step]:
                 and not als.cells >> stem & 1
                 and not als.holders[d] & ~PEER_SETS[stem]
             ]
-        yield from _blossoms(grid, stem, digits, petals)
+        yield from _blossoms(grid, stem, digits, petals, done, covered)
 
 
 def _blossoms(
-    grid: CandidateGrid, stem: int, digits: list[int], petals: dict[int, list[Als]]
+    grid: CandidateGrid,
+    stem: int,
+    digits: tuple[int, ...],
+    petals: dict[int, list[Als]],
+    done: Done,
+    covered: int,
 ) -> Iterator[Step]:
-    def extend(k: int, chosen: list[Als], common: int, used: int) -> Iterator[list[Als]]:
+    def extend(k: int, chosen: list[Als], common: int) -> Iterator[list[Als]]:
         if k == len(digits):
             yield chosen
             return
         d = digits[k]
         for als in petals[d]:
             left = common & als.mask & ~(1 << (d - 1))
-            if left and not als.cells & used:
-                yield from extend(k + 1, [*chosen, als], left, used | als.cells)
+            if left:
+                yield from extend(k + 1, [*chosen, als], left)
 
-    done: set[tuple[tuple[int, int], ...]] = set()
-    for chosen in extend(0, [], 0x1FF, 1 << stem):
+    for chosen in extend(0, [], 0x1FF):
+        if max(als.size for als in chosen) <= covered:
+            continue
         common = 0x1FF
         for d, als in zip(digits, chosen, strict=True):
             common &= als.mask & ~(1 << (d - 1))
@@ -603,7 +636,7 @@ def _bivalue_wing(grid: CandidateGrid, wing_cells: int, name: str, base: float) 
         if key in done:
             continue
         done.add(key)
-        pair = _make(cands, wing.unit, 1 << cell, cands[cell])
+        pair = _make(grid, wing.unit, 1 << cell, cands[cell])
         yield _step(
             name,
             rating,
@@ -626,6 +659,11 @@ def vwxyz_wing(grid: CandidateGrid) -> Iterator[Step]:
     in Sukaku Explainer). Not in `TECHNIQUES`; the rating uses it."""
     return _bivalue_wing(grid, 4, "vwxyz-wing", 6.2)
 
+
+als_xz = _small_then_all(_als_xz)
+als_xy_wing = _small_then_all(_als_xy_wing)
+als_xy_chain = _small_then_all(_als_xy_chain)
+death_blossom = _small_then_all(_death_blossom)
 
 TECHNIQUES = [
     Technique("sue-de-coq", 7.0, sue_de_coq),

@@ -6,7 +6,11 @@ true (two digits of one cell, one digit in two cells that share a unit). An alte
 chain (AIC) that starts and ends with strong links proves that one of its two ends is true: any
 candidate weakly linked to both ends is false. Closed into a loop, every weak link of the loop
 becomes strong. Grouped chains also link the cells of one digit in a box-line intersection as one
-node ("the 5 of box 1 is in r1c12").
+node ("the 5 of box 1 is in r1c12"), and pass through almost locked sets (N cells of a unit
+holding N + 1 digits, up to `patterns.als.MAX_CELLS` cells): an ALS that holds no x is locked on
+its other digits, so its cells holding x and its cells holding any other digit z make a strong
+link. A loop through an ALS also removes the ALS's other digits from the cells that see all of
+that digit's cells in it, as the ALS keeps them.
 
 The link graph of a state is built once and searched breadth first from every start at once, level
 by level, so the shortest chains come first and a search for the first step stops early. Each
@@ -30,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.patterns._kept import kept, state_key
@@ -87,6 +92,10 @@ class Graph:
     """Weak links between single candidates."""
     group_weak: dict[int, int] = field(default_factory=dict)
     """Weak links that involve a group."""
+    als_strong: dict[int, int] = field(default_factory=dict)
+    """Strong links through an almost locked set (see `add_als_links`)."""
+    als_of: dict[tuple[int, int], Any] = field(default_factory=dict)
+    """The ALS (`patterns.als.Als`) behind each strong link of `als_strong`, both ways."""
     groups: list[tuple[int, int]] = field(default_factory=list)
     """Group node 729 + i is (digit, cell set)."""
     groups_added: bool = False
@@ -129,7 +138,7 @@ class Graph:
             return
         self.groups_added = True
         dc = self.grid.digit_cells
-        group_of: dict[tuple[int, int], int] = {}
+        group_of: dict[int, dict[int, int]] = {d: {} for d in range(1, 10)}
         for d in range(1, 10):
             shift = (d - 1) * 81
             mine = []
@@ -139,7 +148,7 @@ class Graph:
                     continue
                 node = 729 + len(self.groups)
                 self.groups.append((d, cells))
-                group_of[(d, cells)] = node
+                group_of[d][cells] = node
                 mine.append((node, box, line, cells))
                 singles = (UNIT_SETS[box] | UNIT_SETS[line]) & dc[d] & ~cells
                 self.group_weak[node] = singles << shift
@@ -156,12 +165,69 @@ class Graph:
                     continue
                 for parts in _split(unit, places):
                     nodes = [
-                        group_of[(d, part)] if part & (part - 1) else part.bit_length() - 1 + shift
+                        group_of[d][part] if part & (part - 1) else part.bit_length() - 1 + shift
                         for part in parts
                     ]
                     a, b = nodes
                     self.group_strong[a] = self.group_strong.get(a, 0) | 1 << b
                     self.group_strong[b] = self.group_strong.get(b, 0) | 1 << a
+        self.add_als_links(group_of)
+
+    def add_als_links(self, group_of: dict[int, dict[int, int]]) -> None:
+        """Strong links through the almost locked sets of two cells or more (one cell is a
+        bivalue cell, whose link is there already): if an ALS holds no x, its cells are locked
+        on its other digits, so each other digit z is in one of its cells holding z. The cells
+        of an ALS holding one digit become a group node where they are more than one."""
+        from sudoku_lens.logic.patterns.als import gather  # it imports this module
+
+        for als in gather(self.grid):
+            if als.size < 2:
+                continue
+            nodes = [
+                self._holder_node(d, als.holders[d], group_of)
+                for d in range(1, 10)
+                if als.mask >> (d - 1) & 1
+            ]
+            for a in nodes:
+                for b in nodes:
+                    if a != b:
+                        self.als_strong[a] = self.als_strong.get(a, 0) | 1 << b
+                        self.als_of.setdefault((a, b), als)
+
+    def _holder_node(self, digit: int, cells: int, group_of: dict[int, dict[int, int]]) -> int:
+        """The node of `digit` in `cells` (of one unit): a candidate, a group already there, or
+        a new group weakly linked to every candidate and group of the digit that it sees."""
+        shift = (digit - 1) * 81
+        if not cells & (cells - 1):
+            return cells.bit_length() - 1 + shift
+        mine = group_of[digit]
+        if cells in mine:
+            return mine[cells]
+        node = 729 + len(self.groups)
+        self.groups.append((digit, cells))
+        seen = -1
+        for cell in _bits(cells):
+            seen &= PEER_SETS[cell]
+        singles = seen & self.grid.digit_cells[digit]
+        links = singles << shift
+        for single in _bits(singles):
+            key = single + shift
+            self.group_weak[key] = self.group_weak.get(key, 0) | 1 << node
+        for others, other in mine.items():
+            if not others & ~seen:
+                links |= 1 << other
+                self.group_weak[other] = self.group_weak.get(other, 0) | 1 << node
+        mine[cells] = node
+        self.group_weak[node] = links
+        return node
+
+    def als_between(self, off: int, on: int) -> Any:
+        """The ALS through which `off` false makes `on` true, or None where a plain strong
+        link (a cell, a unit or a group's) joins them."""
+        plain = (
+            self.cell_strong.get(off, 0) | self.unit_strong.get(off, 0)
+        ) | self.group_strong.get(off, 0)
+        return None if plain >> on & 1 else self.als_of.get((off, on))
 
     def node_cells(self, node: int) -> int:
         """The cell set of a node."""
@@ -213,7 +279,7 @@ def _variant(graph: Graph, kind: str) -> tuple[dict[int, int], dict[int, int]]:
         parts = [graph.unit_strong, graph.cell_strong]
         if kind == "grouped":
             graph.add_groups()
-            parts.append(graph.group_strong)
+            parts += [graph.group_strong, graph.als_strong]
         for part in parts:
             for node, links in part.items():
                 strong[node] = strong.get(node, 0) | links
@@ -394,6 +460,8 @@ class _Search:
             cycle = [*nodes, item.a]
             for i in range(1, len(cycle) - 1, 2):
                 targets |= graph.weak_of(cycle[i], grouped) & graph.weak_of(cycle[i + 1], grouped)
+            for i in range(0, len(nodes) - 1, 2):
+                targets |= _locked_in_loop(graph, nodes[i], nodes[i + 1])
             for node in nodes:
                 targets &= ~(1 << node)
             eliminations = _candidates(targets & SINGLES)
@@ -426,7 +494,9 @@ class _Search:
     def _classify(self, nodes: list[int], item: _Found, loop: bool) -> str | None:
         """The technique a traced chain is an instance of: a loop, an x-chain or xy-chain where
         its links allow, else a discontinuous nice loop or an AIC (see the module's notes)."""
-        grouped = any(n >= 729 for n in nodes)
+        grouped = any(n >= 729 for n in nodes) or any(
+            self.graph.als_between(nodes[i], nodes[i + 1]) for i in range(0, len(nodes) - 1, 2)
+        )
         if self.grouped and not grouped:
             return None
         prefix = "grouped-" if grouped else ""
@@ -441,6 +511,21 @@ class _Search:
             if same_ends and (self.kind == "xy" or in_cells):
                 return "xy-chain"
         return prefix + ("discontinuous-nice-loop" if item.discontinuous else "aic")
+
+
+def _locked_in_loop(graph: Graph, off: int, on: int) -> int:
+    """What an ALS link of a closed loop removes: the loop leaves the ALS without one of the
+    link's two digits (its N cells hold N of its N + 1 digits), so it holds each other digit,
+    which leaves every cell that sees all of that digit's cells in the ALS."""
+    als = graph.als_between(off, on)
+    if als is None:
+        return 0
+    ends = {graph.node_digit(off), graph.node_digit(on)}
+    targets = 0
+    for d in range(1, 10):
+        if als.mask >> (d - 1) & 1 and d not in ends:
+            targets |= (als.seers[d] & graph.grid.digit_cells[d]) << (d - 1) * 81
+    return targets
 
 
 def _candidates(nodes: int) -> tuple[Candidate, ...]:
@@ -507,8 +592,17 @@ def chain_step(graph: Graph, chain: Chain) -> Step:
     """The step a chain proves, with its sentence and links."""
     nodes = chain.nodes
     implications = []
+    locked = []
     for i, node in enumerate(nodes[1:], start=1):
-        implications.append(_says(graph, node, i % 2 == 1))
+        als = graph.als_between(nodes[i - 1], node) if i % 2 else None
+        if als is None:
+            implications.append(_says(graph, node, i % 2 == 1))
+            continue
+        locked.append(als)
+        implications.append(
+            f"the almost locked set {als.name()} is locked on its other digits, so "
+            + _says(graph, node, True)
+        )
     first, last = nodes[0], nodes[-1]
     reasoning = f"If {_says(graph, first, False)}, then " + ", so ".join(implications)
     if chain.loop:
@@ -534,6 +628,8 @@ def chain_step(graph: Graph, chain: Chain) -> Step:
     cells = []
     for node in nodes:
         cells.extend(_bits(graph.node_cells(node)))
+    for als in locked:
+        cells.extend(_bits(als.cells))
     return Step(
         technique=chain.kind,
         rating=round(BASE_RATING[chain.kind] + length_bonus(len(nodes)), 1),
