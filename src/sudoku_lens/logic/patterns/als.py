@@ -43,7 +43,7 @@ LARGEST_CELLS = 8
 """Largest ALS there can be: a unit's empty cells hold exactly their own count of digits, so an
 ALS leaves at least one of them out."""
 MAX_STEM = 4
-"""Most candidates of a death blossom's stem cell (one petal each, of up to MAX_CELLS cells)."""
+"""Most candidates of a death blossom's stem cell (one petal each)."""
 MIDDLE_CELLS = 3
 """Largest ALS in the middle of an ALS-XY-chain (the ends may be as large as any), which keeps
 its search in bounds."""

@@ -34,13 +34,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Candidate, Link, Step
 from sudoku_lens.logic.units import COL, PEER_SETS, ROW, UNIT_SETS, cell_name
+
+if TYPE_CHECKING:  # the ALS module imports this one
+    from sudoku_lens.logic.patterns.als import Als
 
 SINGLES = (1 << 729) - 1
 """The node set of every (cell, digit) node."""
@@ -94,7 +97,7 @@ class Graph:
     """Weak links that involve a group."""
     als_strong: dict[int, int] = field(default_factory=dict)
     """Strong links through an almost locked set (see `add_als_links`)."""
-    als_of: dict[tuple[int, int], Any] = field(default_factory=dict)
+    als_of: dict[tuple[int, int], Als] = field(default_factory=dict)
     """The ALS (`patterns.als.Als`) behind each strong link of `als_strong`, both ways."""
     groups: list[tuple[int, int]] = field(default_factory=list)
     """Group node 729 + i is (digit, cell set)."""
@@ -221,7 +224,7 @@ class Graph:
         self.group_weak[node] = links
         return node
 
-    def als_between(self, off: int, on: int) -> Any:
+    def als_between(self, off: int, on: int) -> Als | None:
         """The ALS through which `off` false makes `on` true, or None where a plain strong
         link (a cell, a unit or a group's) joins them."""
         plain = (
