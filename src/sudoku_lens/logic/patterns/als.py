@@ -161,6 +161,16 @@ def _index(grid: CandidateGrid, max_cells: int) -> _Index:
 Done = set[tuple[tuple[int, int], ...]]
 """The eliminations of the instances a technique has given, so none is given twice."""
 
+
+def _first_time(eliminations: list[tuple[int, int]], done: Done) -> bool:
+    """True when `eliminations` are not empty and were not given before; notes them in `done`."""
+    key = tuple(eliminations)
+    if not key or key in done:
+        return False
+    done.add(key)
+    return True
+
+
 Search = Callable[[CandidateGrid, _Index, Done, int], Iterator[Step]]
 """A technique's search over the ALS of an index; it skips the combinations whose ALS all have
 at most the given number of cells (searched before) and adds what it gives to `Done`."""
@@ -265,10 +275,8 @@ def _als_xz(grid: CandidateGrid, index: _Index, done: Done, covered: int) -> Ite
     for total, i, j, rccs in pairs:
         a, b = sets[i], sets[j]
         for eliminations, why in _xz_deductions(grid, a, b, rccs):
-            key = tuple(eliminations)
-            if not eliminations or key in done:
+            if not _first_time(eliminations, done):
                 continue
-            done.add(key)
             yield _step(
                 "als-xz",
                 round(7.0 + length_bonus(2 * total), 1),
@@ -339,10 +347,8 @@ def _als_xy_wing(grid: CandidateGrid, index: _Index, done: Done, covered: int) -
     for total, c, i, x, j, y in wings:
         pivot, a, b = sets[c], sets[i], sets[j]
         eliminations = _eliminations(grid, [a, b], {x, y})
-        key = tuple(eliminations)
-        if not eliminations or key in done:
+        if not _first_time(eliminations, done):
             continue
-        done.add(key)
         yield _step(
             "als-xy-wing",
             round(7.2 + length_bonus(2 * total), 1),
@@ -378,9 +384,7 @@ def _als_xy_chain(grid: CandidateGrid, index: _Index, done: Done, covered: int) 
                 zs = useful[path[0]] & useful[nxt] & ~(1 << (rccs[0] - 1)) & ~(1 << (x - 1))
                 if zs and max(first.size, last.size) > covered:  # the middle is small
                     eliminations = _eliminations(grid, [first, last], {rccs[0], x})
-                    key = tuple(eliminations)
-                    if eliminations and key not in done:
-                        done.add(key)
+                    if _first_time(eliminations, done):
                         chain = [*path, nxt]
                         total = sum(sets[n].size for n in chain)
                         found.append((len(chain), total, chain, [*rccs, x], eliminations))
@@ -470,10 +474,9 @@ def _blossoms(
             if grid.cands[stem] >> (z - 1) & 1:
                 targets &= PEER_SETS[stem]
             eliminations.extend((cell, z) for cell in _cells(targets))
-        key = tuple(sorted(eliminations))
-        if not eliminations or key in done:
+        eliminations.sort()
+        if not _first_time(eliminations, done):
             continue
-        done.add(key)
         total = 1 + sum(a.size for a in chosen)
         petals_said = ", ".join(f"{d}: {als.name()}" for d, als in zip(digits, chosen, strict=True))
         yield _step(
@@ -482,8 +485,8 @@ def _blossoms(
             f"Whatever the stem {cell_name(stem)} holds, the petal of that digit ({petals_said}) "
             f"loses it and is locked, so it holds every other digit it has, including "
             f"{'/'.join(str(z) for z in sorted({z for _, z in eliminations}))}: "
-            f"{_said(sorted(eliminations))}.",
-            sorted(eliminations),
+            f"{_said(eliminations)}.",
+            eliminations,
             list(chosen),
             (stem,),
         )
@@ -629,13 +632,11 @@ def _bivalue_wing(grid: CandidateGrid, wing_cells: int, name: str, base: float) 
                 if targets:
                     found.append((rating, wing.cells, cell, x, z, targets, wing))
     found.sort(key=lambda item: item[:3])
-    done: set[tuple[tuple[int, int], ...]] = set()
+    done: Done = set()
     for rating, _, cell, x, z, targets, wing in found:
         eliminations = [(target, z) for target in _cells(targets)]
-        key = tuple(eliminations)
-        if key in done:
+        if not _first_time(eliminations, done):
             continue
-        done.add(key)
         pair = _make(grid, wing.unit, 1 << cell, cands[cell])
         yield _step(
             name,
