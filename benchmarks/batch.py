@@ -16,7 +16,8 @@ thousands of photos are: the cluster's start-up, fixed, weighs less there.
 
 Puzzles: a temporary file of `--lines` puzzles, the 17-clue set repeated with its digits
 relabelled and its lines shuffled each time; the solver's single-process rate on it (packed
-chunks, in this process) against whole `sudoku-lens batch FILE -o OUT --jobs N` processes, with
+chunks, in this process, measured before and after each batch and averaged) against whole
+`sudoku-lens batch FILE -o OUT --jobs N` processes, with
 the peak resident memory of the whole process tree (the command, the fork server and the workers,
 summed: shared pages count more than once, so this is an upper bound) and its CPU time, sampled
 every 20 ms. Targets: under 500 MB, and per core at least 80% of the single-process rate. On a
@@ -237,25 +238,32 @@ def batch_process(bank: Path, output: Path, jobs: int) -> tuple[float, int, floa
 
 
 def bench_puzzles(source: Path, lines: int) -> None:
+    """Each batch against the solver alone measured just before and just after it (their mean):
+    this machine's speed drifts by a third within minutes, so one measurement at the start
+    says little about a batch run a minute later."""
     with tempfile.TemporaryDirectory() as folder:
         bank = Path(folder) / "bank.txt"
         make_bank(source, lines, bank)
-        single, single_cpu = single_process_rate(bank)
+        before = single_process_rate(bank)
         print(
-            f"puzzles: {lines:,} from {source.name}; solver alone {single:,.0f} puzzles/s, "
-            f"{single_cpu:,.0f} per CPU second"
+            f"puzzles: {lines:,} from {source.name}; solver alone {before[0]:,.0f} puzzles/s, "
+            f"{before[1]:,.0f} per CPU second (measured again after each batch)"
         )
         for jobs, suffix in ((1, ".jsonl"), (2, ".jsonl"), (2, ".csv"), (2, ".parquet")):
             output = Path(folder) / f"out-{jobs}{suffix}"
             wall, peak, cpu = batch_process(bank, output, jobs)
+            after = single_process_rate(bank)
+            single, single_cpu = (before[0] + after[0]) / 2, (before[1] + after[1]) / 2
             rate = lines / wall
             print(
                 f"  --jobs {jobs} {suffix:8} {wall:6.2f} s  {rate:9,.0f} puzzles/s  "
                 f"{rate / jobs / single:5.0%} of the solver per core (wall), "
                 f"{lines / cpu / single_cpu:5.0%} per CPU second  "
-                f"peak RSS {peak / 2**20:5.0f} MB  ({output.stat().st_size / 2**20:.0f} MB out)"
+                f"peak RSS {peak / 2**20:5.0f} MB  ({output.stat().st_size / 2**20:.0f} MB out; "
+                f"solver alone {before[0]:,.0f} before, {after[0]:,.0f} after)"
             )
             output.unlink()
+            before = after
 
 
 def main() -> None:

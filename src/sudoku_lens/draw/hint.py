@@ -51,35 +51,50 @@ _CAPTION_ASCII = str.maketrans({"→": "->", "⇒": "=>", "≠": "<>", "–": "-
 
 
 class _Canvas:
-    """An upright square BGRA picture of the grid, painted layer over layer (float32, the alpha
-    channel in 0-255 like the colours, so one conversion gives the uint8 picture)."""
+    """An upright square BGRA picture of the grid, painted layer over layer.
+
+    It is held premultiplied (float32: each colour times its alpha, the alpha in 0-255 like the
+    colours), so laying a colour over it is one scaling and one addition per pixel, and only
+    the box that has been painted is turned into straight colours at the end."""
 
     def __init__(self, cell: int) -> None:
         self.cell = cell
         side = 9 * cell
         self.data = np.zeros((side, side, 4), np.float32)
+        self.painted: tuple[int, int, int, int] | None = None
+        """x0, y0, x1, y1 of the box painted so far (None: nothing yet)."""
 
     def paint(self, mask: np.ndarray, color: tuple[int, int, int], opacity: float) -> None:
         """Lay `color` over the canvas where `mask` (uint8, 0-255) is set, `opacity` at full."""
         x, y, w, h = cv2.boundingRect(mask)
         if not w or not h:
             return
-        cover = mask[y : y + h, x : x + w].astype(np.float32) * (opacity / 255.0)
+        cover = mask[y : y + h, x : x + w].astype(np.float32)
+        cover *= np.float32(opacity / 255.0)
         region = self.data[y : y + h, x : x + w]
-        alpha = region[..., 3] * (1.0 / 255.0)
-        keep = alpha * (1.0 - cover)
-        new_alpha = cover + keep
-        safe = np.where(new_alpha > 0, new_alpha, 1.0)[..., None]
-        region[..., :3] = np.float32(color) * cover[..., None] + region[..., :3] * keep[..., None]
-        region[..., :3] /= safe
-        region[..., 3] = new_alpha * 255.0
+        region *= (1.0 - cover)[..., None]
+        region += cover[..., None] * np.float32((*color, 255.0))
+        box = (x, y, x + w, y + h)
+        if self.painted is not None:
+            box = (*np.minimum(box[:2], self.painted[:2]), *np.maximum(box[2:], self.painted[2:]))
+        self.painted = box
 
     def blank(self) -> np.ndarray:
         return np.zeros(self.data.shape[:2], np.uint8)
 
     def bgra(self) -> np.ndarray:
-        """The canvas as BGRA uint8 (rounded and saturated by OpenCV, much faster than NumPy)."""
-        return cv2.convertScaleAbs(self.data)
+        """The canvas as straight (not premultiplied) BGRA uint8, rounded and saturated."""
+        out = np.zeros(self.data.shape, np.uint8)
+        if self.painted is None:
+            return out
+        x0, y0, x1, y1 = (int(v) for v in self.painted)
+        region = self.data[y0:y1, x0:x1]
+        alpha = region[..., 3]
+        scale = np.divide(255.0, alpha, out=np.zeros_like(alpha), where=alpha > 0)
+        straight = region * scale[..., None]
+        straight[..., 3] = alpha
+        out[y0:y1, x0:x1] = cv2.convertScaleAbs(straight)
+        return out
 
 
 def _cell_box(cell: int, size: int, inset: int = 0) -> tuple[tuple[int, int], tuple[int, int]]:
