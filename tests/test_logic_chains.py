@@ -135,12 +135,25 @@ def test_simple_colors_wrap() -> None:
 def test_multi_colors() -> None:
     # Cluster A: r1c1 = r1c4 = r6c4; cluster B: r2c2 = r7c2 = r7c5 = r3c5. r1c1 (A) sees r2c2 (B)
     # and r1c4 (A) sees r3c5 (B): each bridge makes one of the two other colors true.
+    # One step gives what both bridges prove.
     rules = {"r1": [1, 4], "c4": [1, 6], "c2": [2, 7], "r7": [2, 5], "c5": [7, 3]}
     grid = state({5: digit_only(rules)})
-    assert union(grid, "multi-colors-1") == digit_elims(
-        5, "r2c6", "r3c6", "r2c1", "r2c3", "r3c1", "r3c3"
-    )
+    step = next_step(grid, only="multi-colors-1")
+    assert eliminated(step) == digit_elims(5, "r2c6", "r3c6", "r2c1", "r2c3", "r3c1", "r3c3")
+    assert union(grid, "multi-colors-1") == eliminated(step)
     assert next_step(grid, only="multi-colors-2") is None
+
+
+def test_multi_colors_1_clears_a_cell_of_a_cluster() -> None:
+    # Cluster A: r1c5 = r1c1 = r8c1; cluster B: r2c2 = r2c6 = r8c6. r1c1 (A) sees r2c2 (B), so
+    # r8c1 or r1c5 (A's other color) or r2c6 (B's) holds the 5. r8c6, itself in B, sees r8c1
+    # and r2c6: it loses the 5 like any other cell that sees both.
+    grid = state({5: digit_only({"r1": [1, 5], "c1": [1, 8], "r2": [2, 6], "c6": [2, 8]})})
+    step = next_step(grid, only="multi-colors-1")
+    assert (cell("r8c6"), 5) in eliminated(step)
+    assert eliminated(step) == digit_elims(
+        5, "r1c5", "r2c2", "r3c2", "r3c3", "r3c4", "r3c5", "r8c1", "r8c6"
+    )
 
 
 def test_multi_colors_2() -> None:
@@ -464,6 +477,21 @@ def test_sue_de_coq() -> None:
     assert eliminated(step) == (
         digit_elims(1, *row) | digit_elims(2, *row) | digit_elims(3, *box) | digit_elims(4, *box)
     )
+
+
+def test_sue_de_coq_with_three_helper_cells() -> None:
+    # r1c1, r1c2 hold 123689; r1c4, r1c5, r1c6 (2389: three cells, four digits) in the row and
+    # r2c1 (16) in the box complete them: six cells, six digits. No helper of two cells does.
+    grid = state(
+        cells={"r1c1": "1236", "r1c2": "1689", "r1c4": "39", "r1c5": "28", "r1c6": "238"}
+        | {"r2c1": "16"}
+    )
+    step = next_step(grid, only="sue-de-coq")
+    row = ["r1c3", "r1c7", "r1c8", "r1c9"]
+    box = ["r1c3", "r2c2", "r2c3", "r3c1", "r3c2", "r3c3"]
+    expected = set().union(*(digit_elims(d, *row) for d in (2, 3, 8, 9)))
+    assert eliminated(step) == expected | digit_elims(1, *box) | digit_elims(6, *box)
+    assert {cell(n) for n in ("r1c4", "r1c5", "r1c6", "r2c1")} <= set(step.cells)
 
 
 # Forcing chains.

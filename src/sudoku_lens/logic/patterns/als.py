@@ -16,7 +16,7 @@ at most one of them holds x, so the other is locked.
 - sue-de-coq: the cells of a box-line intersection with two or more candidates more than cells,
   completed by a set of cells from the rest of the line and one from the rest of the box with
   no digit in common: together they hold each of their digits once, which clears the rest of the
-  line and of the box.
+  line and of the box. Sets of up to 2 cells are looked at first, then of up to 3.
 
 Ratings follow the equivalent chains (an ALS node counts like a strong link in Sudoku Explainer's
 length bonus); the ALS of a state are gathered once and shared by the techniques. Each technique
@@ -492,16 +492,34 @@ def _blossoms(
         )
 
 
+SMALL_HELPERS = 2
+"""Cells in the line's and the box's helper sets that a sue de coq is first looked for with."""
+LARGEST_HELPERS = 3
+"""Cells a helper set may have when none is found with small ones (HoDoKu's cases need 3)."""
+
+
 def sue_de_coq(grid: CandidateGrid) -> Iterator[Step]:
     """A box-line intersection completed by disjoint digit sets from the rest of its line and
-    box: the rest of the line and of the box lose those digits."""
+    box: the rest of the line and of the box lose those digits. Helper sets of up to
+    SMALL_HELPERS cells are looked at first, then those where one has up to LARGEST_HELPERS."""
+    yield from _sue_de_coq(grid, SMALL_HELPERS, 0)
+    yield from _sue_de_coq(grid, LARGEST_HELPERS, SMALL_HELPERS)
+
+
+def _sue_de_coq(grid: CandidateGrid, largest: int, smaller: int) -> Iterator[Step]:
+    """Sue de coqs whose helper sets have up to `largest` cells, one of them more than
+    `smaller`."""
     cands = grid.cands
     for box, line, segment in SEGMENTS:
         inside = [c for c in _cells(segment) if cands[c]]
         if len(inside) < 2:
             continue
-        line_subsets = _subsets(cands, [c for c in _cells(UNIT_SETS[line] & ~segment) if cands[c]])
-        box_subsets = _subsets(cands, [c for c in _cells(UNIT_SETS[box] & ~segment) if cands[c]])
+        line_rest = [c for c in _cells(UNIT_SETS[line] & ~segment) if cands[c]]
+        box_rest = [c for c in _cells(UNIT_SETS[box] & ~segment) if cands[c]]
+        if smaller and max(len(line_rest), len(box_rest)) <= smaller:
+            continue
+        line_subsets = _subsets(cands, line_rest, largest)
+        box_subsets = _subsets(cands, box_rest, largest)
         for size in (2, 3):
             for core in combinations(inside, size):
                 core_mask = 0
@@ -518,6 +536,8 @@ def sue_de_coq(grid: CandidateGrid) -> Iterator[Step]:
                     for box_cells, box_mask, box_used in box_sets:
                         if line_mask & box_mask or line_used + box_used != spare:
                             continue
+                        if max(len(line_cells), len(box_cells)) <= smaller:
+                            continue
                         step = _sue_de_coq_step(
                             grid,
                             box,
@@ -531,11 +551,10 @@ def sue_de_coq(grid: CandidateGrid) -> Iterator[Step]:
                             yield step
 
 
-def _subsets(cands: list[int], cells: list[int]) -> list[tuple[tuple[int, ...], int]]:
-    """The sets of one or two of `cells` with their digits (larger helpers are rare and make
-    the search much slower)."""
+def _subsets(cands: list[int], cells: list[int], largest: int) -> list[tuple[tuple[int, ...], int]]:
+    """The sets of 1 to `largest` of `cells` with their digits."""
     found = []
-    for size in (1, 2):
+    for size in range(1, largest + 1):
         for chosen in combinations(cells, size):
             mask = 0
             for cell in chosen:

@@ -6,7 +6,8 @@ its cells, the other in none.
 - simple-colors-trap: a cell outside the cluster that sees both colors cannot hold the digit.
 - simple-colors-wrap: two cells of one color see each other, so that color is false.
 - multi-colors-1: a color of one cluster sees a color of another, so at least one of the two other
-  colors is true: a cell that sees both of those cannot hold the digit (a "color wing").
+  colors is true: a cell that sees both of those cannot hold the digit (a "color wing"), even
+  one of the two clusters. One step gives what every such bridge between two clusters proves.
 - multi-colors-2: a color of one cluster sees both colors of another, so it is false.
 
 Every step is a single-digit chain (an X-chain) in disguise: its rating is the X-cycle base 6.5
@@ -232,39 +233,53 @@ def _bridge_cells(first: Cluster, i: int, second: Cluster, j: int) -> tuple[int,
 
 def multi_colors_1(grid: CandidateGrid) -> Iterator[Step]:
     """Color i of one cluster sees color j of another: cells that see both other colors lose
-    the digit."""
+    the digit. One step per pair of clusters, with what every such bridge between them
+    proves (as HoDoKu gives it)."""
     for digit in range(1, 10):
         done: set[tuple[int, ...]] = set()
+        joined: dict[tuple[int, int], list[tuple[Cluster, int, Cluster, int]]] = {}
+        found = clusters(grid, digit)
         for first, i, second, j in _bridges(grid, digit):
-            targets = (
-                grid.digit_cells[digit]
-                & first.seen[1 - i]
-                & second.seen[1 - j]
-                & ~first.cells
-                & ~second.cells
-            )
-            if not targets:
-                continue
-            key = tuple(_cells(targets))
-            if key in done:
+            key = tuple(sorted((found.index(first), found.index(second))))
+            if key[0] == found.index(first):
+                joined.setdefault(key, []).append((first, i, second, j))
+        for bridges in joined.values():
+            first, second = bridges[0][0], bridges[0][2]
+            parts, eliminated, nodes, links = [], 0, 0, []
+            for _, i, _, j in bridges:
+                targets = (
+                    grid.digit_cells[digit] & first.seen[1 - i] & second.seen[1 - j] & ~eliminated
+                )
+                if not targets:
+                    continue
+                eliminated |= targets
+                a, b = _bridge_cells(first, i, second, j)
+                target = (targets & -targets).bit_length() - 1
+                nodes = max(
+                    nodes,
+                    first.nearest(1 - i, a, target)[0] + second.nearest(1 - j, b, target)[0] + 2,
+                )
+                links.append(Link((a, digit), (b, digit), False))
+                many = targets.bit_count() > 1
+                parts.append(
+                    f"{cell_name(a)} and {cell_name(b)} see each other, so their colors are "
+                    f"not both true and one of the two other colors holds {a_digit(digit)}: "
+                    f"{_names(_cells(targets))} {'see' if many else 'sees'} both of them"
+                )
+            key = tuple(_cells(eliminated))
+            if not eliminated or key in done:
                 continue
             done.add(key)
-            a, b = _bridge_cells(first, i, second, j)
-            target = (targets & -targets).bit_length() - 1
-            nodes = first.nearest(1 - i, a, target)[0] + second.nearest(1 - j, b, target)[0] + 2
             yield Step(
                 technique="multi-colors-1",
                 rating=round(BASE + 0.1 + length_bonus(nodes), 1),
                 explanation=f"Two clusters of {digit}s joined by conjugate pairs are colored; "
-                f"{cell_name(a)} and {cell_name(b)} see each other, so their colors are not both "
-                f"true and one of the two other colors holds {a_digit(digit)}: "
-                f"{_names(_cells(targets))} "
-                f"{'sees' if targets.bit_count() == 1 else 'see'} both of them, so "
-                f"{'it' if targets.bit_count() == 1 else 'they'} cannot be {digit}.",
-                eliminations=tuple((t, digit) for t in _cells(targets)),
+                + "; ".join(parts)
+                + f". So {_names(_cells(eliminated))} cannot be {digit}.",
+                eliminations=tuple((t, digit) for t in _cells(eliminated)),
                 cells=tuple(_cells(first.cells | second.cells)),
                 candidates=tuple((c, digit) for c in _cells(first.cells | second.cells)),
-                links=(*first.links(), *second.links(), Link((a, digit), (b, digit), False)),
+                links=(*first.links(), *second.links(), *links),
             )
 
 
