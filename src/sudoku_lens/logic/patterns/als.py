@@ -78,24 +78,43 @@ class Als:
         return f"{{{cells}}} ({digits})"
 
 
-def gather(grid: CandidateGrid, max_cells: int = MAX_CELLS) -> list[Als]:
-    """Every ALS of up to `max_cells` cells (single bivalue cells included), smallest first."""
+def gather(
+    grid: CandidateGrid,
+    max_cells: int = MAX_CELLS,
+    *,
+    min_cells: int = 1,
+    pairs: frozenset[int] | None = None,
+) -> list[Als]:
+    """Every ALS of `min_cells` to `max_cells` cells (single bivalue cells included), smallest
+    first; with `pairs` (digit masks), only those that hold both digits of one of them."""
     found: dict[int, Als] = {}
+    holds_a_pair: dict[int, bool] = {}
     cands = grid.cands
     limit = max_cells + 1
     for unit, unit_cells in enumerate(UNITS):
-        # every subset of the unit's usable cells, built up one cell at a time
-        masks, cell_sets, sizes = [0], [0], [0]
+        # the subsets of the unit's usable cells, built up one cell at a time; one with more
+        # than max_cells cells or max_cells + 1 digits never grows into an ALS, so is dropped
+        subsets = [(0, 0, 0)]
         for cell in unit_cells:
             mask = cands[cell]
             if mask and BIT_COUNT[mask] <= limit:
                 bit = 1 << cell
-                masks += [m | mask for m in masks]
-                cell_sets += [c | bit for c in cell_sets]
-                sizes += [n + 1 for n in sizes]
-        for mask, cells, size in zip(masks, cell_sets, sizes, strict=True):
-            if size <= max_cells and BIT_COUNT[mask] == size + 1 and cells not in found:
-                found[cells] = _make(grid, unit, cells, mask)
+                subsets += [
+                    (m | mask, c | bit, n + 1)
+                    for m, c, n in subsets
+                    if n < max_cells and BIT_COUNT[m | mask] <= limit
+                ]
+        for mask, cells, size in subsets:
+            if not min_cells <= size <= max_cells or BIT_COUNT[mask] != size + 1:
+                continue
+            if cells in found:
+                continue
+            if pairs is not None:
+                if mask not in holds_a_pair:
+                    holds_a_pair[mask] = any(not pair & ~mask for pair in pairs)
+                if not holds_a_pair[mask]:
+                    continue
+            found[cells] = _make(grid, unit, cells, mask)
     return sorted(found.values(), key=lambda a: (a.size, a.cells))
 
 
@@ -627,11 +646,13 @@ def _bivalue_wing(grid: CandidateGrid, wing_cells: int, name: str, base: float) 
     (Sukaku Explainer's) WXYZ-Wing (3 cells) and VWXYZ-Wing (4 cells), rated as it rates them:
     `base` plus 0.1 for each step the largest cell's candidate count is nearer the middle of 2
     and the wing's digit count (the middle size is the hardest to spot). Easiest first. Only
-    the ALS are gathered (cached per state), not their links, which keeps it lean."""
+    the ALS are gathered (cached per state), not their links, and only those of three or four
+    cells that hold both digits of some bivalue cell, which keeps it lean."""
     store = kept("als-wings", state_key(grid))
-    if "sets" not in store:
-        store["sets"] = gather(grid)
     cands = grid.cands
+    if "sets" not in store:
+        pairs = frozenset(mask for mask in cands if BIT_COUNT[mask] == 2)
+        store["sets"] = gather(grid, min_cells=3, pairs=pairs)
     digit_cells = grid.digit_cells
     digits = wing_cells + 1
     middle = (digits + 2) // 2
