@@ -51,18 +51,39 @@ _CAPTION_ASCII = str.maketrans({"→": "->", "⇒": "=>", "≠": "<>", "–": "-
 
 
 class _Canvas:
-    """An upright square BGRA picture of the grid, painted layer over layer.
+    """An upright square BGRA picture of the grid, painted layer over layer, held only for the
+    part of the grid a step draws in (`cells`, with a margin for what reaches past them).
 
     It is held premultiplied (float32: each colour times its alpha, the alpha in 0-255 like the
     colours), so laying a colour over it is one scaling and one addition per pixel, and only
-    the box that has been painted is turned into straight colours at the end."""
+    the box that has been painted is turned into straight colours at the end. Masks and points
+    are in the coordinates of the part held (`box`, `point`)."""
 
-    def __init__(self, cell: int) -> None:
+    def __init__(self, cell: int, cells: set[int]) -> None:
         self.cell = cell
-        side = 9 * cell
-        self.data = np.zeros((side, side, 4), np.float32)
+        self.side = 9 * cell
+        rows = [c // 9 for c in cells] or [0]
+        cols = [c % 9 for c in cells] or [0]
+        margin = cell // 4
+        # an even origin: points are rounded half to even, which a shift by an even number
+        # leaves as it was, so the part is drawn exactly as the whole grid would be
+        self.x0 = max(0, min(cols) * cell - margin) // 2 * 2
+        self.y0 = max(0, min(rows) * cell - margin) // 2 * 2
+        x1 = min(self.side, (max(cols) + 1) * cell + margin)
+        y1 = min(self.side, (max(rows) + 1) * cell + margin)
+        self.data = np.zeros((y1 - self.y0, x1 - self.x0, 4), np.float32)
         self.painted: tuple[int, int, int, int] | None = None
         """x0, y0, x1, y1 of the box painted so far (None: nothing yet)."""
+
+    def box(self, cell: int, inset: int = 0) -> tuple[tuple[int, int], tuple[int, int]]:
+        """A cell's corners (inset by `inset` pixels) in the part held."""
+        (x0, y0), (x1, y1) = _cell_box(cell, self.cell, inset)
+        return (x0 - self.x0, y0 - self.y0), (x1 - self.x0, y1 - self.y0)
+
+    def point(self, candidate: Candidate) -> tuple[float, float]:
+        """A candidate's centre (`candidate_point`) in the part held."""
+        x, y = candidate_point(candidate, self.cell)
+        return x - self.x0, y - self.y0
 
     def paint(self, mask: np.ndarray, color: tuple[int, int, int], opacity: float) -> None:
         """Lay `color` over the canvas where `mask` (uint8, 0-255) is set, `opacity` at full."""
@@ -83,8 +104,9 @@ class _Canvas:
         return np.zeros(self.data.shape[:2], np.uint8)
 
     def bgra(self) -> np.ndarray:
-        """The canvas as straight (not premultiplied) BGRA uint8, rounded and saturated."""
-        out = np.zeros(self.data.shape, np.uint8)
+        """The whole grid's picture as straight (not premultiplied) BGRA uint8, rounded and
+        saturated: transparent outside the box painted."""
+        out = np.zeros((self.side, self.side, 4), np.uint8)
         if self.painted is None:
             return out
         x0, y0, x1, y1 = (int(v) for v in self.painted)
@@ -93,7 +115,9 @@ class _Canvas:
         scale = np.divide(255.0, alpha, out=np.zeros_like(alpha), where=alpha > 0)
         straight = region * scale[..., None]
         straight[..., 3] = alpha
-        out[y0:y1, x0:x1] = cv2.convertScaleAbs(straight)
+        out[self.y0 + y0 : self.y0 + y1, self.x0 + x0 : self.x0 + x1] = cv2.convertScaleAbs(
+            straight
+        )
         return out
 
 
@@ -113,11 +137,13 @@ def candidate_point(candidate: Candidate, size: int) -> tuple[float, float]:
     return (col + (sub_col + 0.5) / 3) * size, (row + (sub_row + 0.5) / 3) * size
 
 
-def _small_digit(mask: np.ndarray, candidate: Candidate, size: int, height: float = 0.24) -> None:
-    """Write a candidate's digit `height` (fraction of the cell) tall, centred in its ninth of
-    the cell."""
-    x, y = candidate_point(candidate, size)
-    text = str(candidate[1])
+def _small_digit(
+    mask: np.ndarray, point: tuple[float, float], digit: int, size: int, height: float = 0.24
+) -> None:
+    """Write `digit` `height` (fraction of a cell of `size`) tall, centred on `point` (a
+    candidate's, in its ninth of the cell)."""
+    x, y = point
+    text = str(digit)
     (_, ref_h), _ = cv2.getTextSize("8", _FACE, 1.0, 1)
     scale = height * size / ref_h
     thickness = max(1, round(size / 40))
@@ -150,23 +176,25 @@ def render_step(
 ) -> np.ndarray:
     """The upright overlay of `step` as BGRA, 9 * `cell` pixels square (see the module's
     docstring for what is drawn); `grid` is the state the step was found in."""
-    canvas = _Canvas(cell)
+    marked = set(step.candidates) | set(step.eliminations)
+    marked |= {end for link in step.links for end in (link.start, link.end)}
+    drawn = {member for unit in step.units for member in UNITS[unit]} | set(step.cells)
+    drawn |= {member for member, _ in marked} | {member for member, _ in step.placements}
+    canvas = _Canvas(cell, drawn)
     size = cell
     line = max(1, round(size / 22))
 
     mask = canvas.blank()
     for unit in step.units:
         for member in UNITS[unit]:
-            cv2.rectangle(mask, *_cell_box(member, size), 255, -1)
+            cv2.rectangle(mask, *canvas.box(member), 255, -1)
     canvas.paint(mask, UNIT_TINT, 0.28)
 
     mask = canvas.blank()
     for member in step.cells:
-        cv2.rectangle(mask, *_cell_box(member, size, line), 255, -1)
+        cv2.rectangle(mask, *canvas.box(member, line), 255, -1)
     canvas.paint(mask, CELL_TINT, 0.45)
 
-    marked = set(step.candidates) | set(step.eliminations)
-    marked |= {end for link in step.links for end in (link.start, link.end)}
     if grid is not None:
         mask = canvas.blank()
         placed = {member for member, _ in step.placements}
@@ -175,13 +203,13 @@ def render_step(
                 continue
             for d in range(9):
                 if grid.cands[member] >> d & 1 and (member, d + 1) not in marked:
-                    _small_digit(mask, (member, d + 1), size)
+                    _small_digit(mask, canvas.point((member, d + 1)), d + 1, size)
         canvas.paint(mask, PENCIL, 1.0)
 
     radius = round(size / 7.5)
     backing = canvas.blank()
     for candidate in marked:
-        x, y = candidate_point(candidate, size)
+        x, y = canvas.point(candidate)
         cv2.circle(backing, (round(x), round(y)), radius, 255, -1, cv2.LINE_AA)
     canvas.paint(backing, (255, 255, 255), 0.8)
 
@@ -190,16 +218,16 @@ def render_step(
     ringed -= set(step.eliminations)
     digits = canvas.blank()
     for candidate in ringed:
-        x, y = candidate_point(candidate, size)
+        x, y = canvas.point(candidate)
         cv2.circle(ring, (round(x), round(y)), radius, 255, line, cv2.LINE_AA)
-        _small_digit(digits, candidate, size, 0.27)
+        _small_digit(digits, (x, y), candidate[1], size, 0.27)
     canvas.paint(ring, PATTERN, 1.0)
     canvas.paint(digits, PATTERN, 1.0)
 
     strong, weak = canvas.blank(), canvas.blank()
     for link in step.links:
-        a = np.float32(candidate_point(link.start, size))
-        b = np.float32(candidate_point(link.end, size))
+        a = np.float32(canvas.point(link.start))
+        b = np.float32(canvas.point(link.end))
         direction = b - a
         length = float(np.linalg.norm(direction))
         if length <= 2 * radius:
@@ -225,14 +253,15 @@ def render_step(
     struck = canvas.blank()
     half = round(size / 7)
     for candidate in step.eliminations:
-        x, y = (round(v) for v in candidate_point(candidate, size))
-        _small_digit(struck, candidate, size, 0.27)
+        point = canvas.point(candidate)
+        x, y = (round(v) for v in point)
+        _small_digit(struck, point, candidate[1], size, 0.27)
         cv2.line(struck, (x - half, y + half), (x + half, y - half), 255, line, cv2.LINE_AA)
     canvas.paint(struck, STRUCK, 1.0)
 
     frame = canvas.blank()
     for member, _ in step.placements:
-        cv2.rectangle(frame, *_cell_box(member, size, line), 255, 2 * line)
+        cv2.rectangle(frame, *canvas.box(member, line), 255, 2 * line)
     canvas.paint(frame, color, 1.0)
     out = canvas.bgra()
     for member, digit in step.placements:
@@ -301,7 +330,7 @@ def render_grid(grid: CandidateGrid, cell: int = 60) -> tuple[np.ndarray, np.nda
         else:
             for d in range(9):
                 if grid.cands[member] >> d & 1:
-                    _small_digit(pencil, (member, d + 1), cell)
+                    _small_digit(pencil, candidate_point((member, d + 1), cell), d + 1, cell)
     for k in range(10):
         width = 3 if k % 3 == 0 else 1
         at = k * cell - (width // 2 if k < 9 else width)
