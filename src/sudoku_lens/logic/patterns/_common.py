@@ -118,11 +118,20 @@ def either(words: Iterable[str]) -> str:
 
 
 def narrow_groups(items: list[tuple[int, int]], size: int) -> list[tuple[tuple[int, ...], int]]:
-    """The groups of `size` (2 to 4) items (key, bits) whose bits together number `size`:
-    (keys, union of bits). Groups grow only while the union stays that narrow, which keeps the
-    search small."""
-    found = []
+    """The groups of `size` (2 to 4) items (key, bits), each of 2 to `size` bits, whose bits
+    together number `size`: (keys, union of bits). Groups grow only while the union stays that
+    narrow, which keeps the search small; two items make a pair only with the same two bits."""
     count = len(items)
+    found: list[tuple[tuple[int, ...], int]] = []
+    if count < size:
+        return found
+    if size == 2:
+        for a in range(count - 1):
+            key_a, bits_a = items[a]
+            for b in range(a + 1, count):
+                if items[b][1] == bits_a:
+                    found.append(((key_a, items[b][0]), bits_a))
+        return found
     for a in range(count):
         key_a, bits_a = items[a]
         for b in range(a + 1, count):
@@ -130,23 +139,21 @@ def narrow_groups(items: list[tuple[int, int]], size: int) -> list[tuple[tuple[i
             union_b = bits_a | bits_b
             if union_b.bit_count() > size:
                 continue
-            if size == 2:
-                found.append(((key_a, key_b), union_b))
-                continue
             for c in range(b + 1, count):
                 key_c, bits_c = items[c]
                 union_c = union_b | bits_c
                 if union_c.bit_count() > size:
                     continue
                 if size == 3:
-                    found.append(((key_a, key_b, key_c), union_c))
+                    if union_c.bit_count() == 3:
+                        found.append(((key_a, key_b, key_c), union_c))
                     continue
                 for d in range(c + 1, count):
                     key_d, bits_d = items[d]
                     union_d = union_c | bits_d
                     if union_d.bit_count() == 4:
                         found.append(((key_a, key_b, key_c, key_d), union_d))
-    return [(group, union) for group, union in found if union.bit_count() == size]
+    return found
 
 
 def per_state(grid: CandidateGrid, name: str, compute: Callable[[CandidateGrid], T]) -> T:
