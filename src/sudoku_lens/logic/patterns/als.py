@@ -25,6 +25,7 @@ looks first among the ALS of up to MAX_CELLS cells, then, when asked for more, a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
@@ -90,32 +91,57 @@ def gather(
     found: dict[int, Als] = {}
     holds_a_pair: dict[int, bool] = {}
     cands = grid.cands
-    limit = max_cells + 1
     for unit, unit_cells in enumerate(UNITS):
-        # the subsets of the unit's usable cells, built up one cell at a time; one with more
-        # than max_cells cells or max_cells + 1 digits never grows into an ALS, so is dropped
-        subsets = [(0, 0, 0)]
-        for cell in unit_cells:
-            mask = cands[cell]
-            if mask and BIT_COUNT[mask] <= limit:
-                bit = 1 << cell
-                subsets += [
-                    (m | mask, c | bit, n + 1)
-                    for m, c, n in subsets
-                    if n < max_cells and BIT_COUNT[m | mask] <= limit
-                ]
-        for mask, cells, size in subsets:
-            if not min_cells <= size <= max_cells or BIT_COUNT[mask] != size + 1:
-                continue
-            if cells in found:
+        for als in _unit_als(unit, tuple(cands[cell] for cell in unit_cells), max_cells):
+            if als.size < min_cells or als.cells in found:
                 continue
             if pairs is not None:
-                if mask not in holds_a_pair:
-                    holds_a_pair[mask] = any(not pair & ~mask for pair in pairs)
-                if not holds_a_pair[mask]:
+                if als.mask not in holds_a_pair:
+                    holds_a_pair[als.mask] = any(not pair & ~als.mask for pair in pairs)
+                if not holds_a_pair[als.mask]:
                     continue
-            found[cells] = _make(grid, unit, cells, mask)
+            found[als.cells] = als
     return sorted(found.values(), key=lambda a: (a.size, a.cells))
+
+
+UNIT_CACHE = 256
+"""Units whose ALS are remembered (`_unit_als`): a step changes the candidates of a few units,
+so the states along a path share most of theirs."""
+
+
+@functools.lru_cache(maxsize=UNIT_CACHE)
+def _unit_als(unit: int, unit_cands: tuple[int, ...], max_cells: int) -> tuple[Als, ...]:
+    """The ALS of up to `max_cells` cells of `unit`, whose cells hold `unit_cands`: they depend
+    on those candidates alone (what each ALS digit's cells see too), so they are remembered."""
+    limit = max_cells + 1
+    places = [0] * 10
+    # the subsets of the unit's usable cells, built up one cell at a time; one with more than
+    # max_cells cells or max_cells + 1 digits never grows into an ALS, so is dropped
+    subsets = [(0, 0, 0)]
+    for cell, mask in zip(UNITS[unit], unit_cands, strict=True):
+        for d in digits_of(mask):
+            places[d] |= 1 << cell
+        if mask and BIT_COUNT[mask] <= limit:
+            bit = 1 << cell
+            subsets += [
+                (m | mask, c | bit, n + 1)
+                for m, c, n in subsets
+                if n < max_cells and BIT_COUNT[m | mask] <= limit
+            ]
+    found = []
+    for mask, cells, size in subsets:
+        if size and BIT_COUNT[mask] == size + 1:
+            holders = [0] * 10
+            seers = [0] * 10
+            for d in digits_of(mask):
+                holding = cells & places[d]
+                seen = -1
+                for cell in _cells(holding):
+                    seen &= PEER_SETS[cell]
+                holders[d] = holding
+                seers[d] = seen & ~cells
+            found.append(Als(cells, mask, unit, tuple(holders), tuple(seers), size))
+    return tuple(found)
 
 
 def _make(grid: CandidateGrid, unit: int, cells: int, mask: int) -> Als:
@@ -653,6 +679,8 @@ def _bivalue_wing(grid: CandidateGrid, wing_cells: int, name: str, base: float) 
     if "sets" not in store:
         pairs = frozenset(mask for mask in cands if BIT_COUNT[mask] == 2)
         store["sets"] = gather(grid, min_cells=3, pairs=pairs)
+        store["bivalue"] = sum(1 << cell for cell in range(81) if BIT_COUNT[cands[cell]] == 2)
+    bivalue: int = store["bivalue"]  # type: ignore[assignment]
     digit_cells = grid.digit_cells
     digits = wing_cells + 1
     middle = (digits + 2) // 2
@@ -660,17 +688,20 @@ def _bivalue_wing(grid: CandidateGrid, wing_cells: int, name: str, base: float) 
     for wing in store["sets"]:  # type: ignore[attr-defined]
         if wing.size != wing_cells:
             continue
-        largest = max(BIT_COUNT[cands[c]] for c in _cells(wing.cells))
-        rating = round(base + (digits - middle - abs(middle - largest)) * 0.1, 1)
+        rating = None
         for x in digits_of(wing.mask):
-            for cell in _cells(wing.seers[x] & digit_cells[x]):
+            for cell in _cells(wing.seers[x] & digit_cells[x] & bivalue):
                 pair = cands[cell]
-                if BIT_COUNT[pair] != 2 or pair & ~wing.mask:
+                if pair & ~wing.mask:
                     continue
                 z = digits_of(pair & ~(1 << (x - 1)))[0]
                 targets = digit_cells[z] & wing.seers[z] & PEER_SETS[cell]
-                if targets:
-                    found.append((rating, wing.cells, cell, x, z, targets, wing))
+                if not targets:
+                    continue
+                if rating is None:
+                    largest = max(BIT_COUNT[cands[c]] for c in _cells(wing.cells))
+                    rating = round(base + (digits - middle - abs(middle - largest)) * 0.1, 1)
+                found.append((rating, wing.cells, cell, x, z, targets, wing))
     found.sort(key=lambda item: item[:3])
     done: Done = set()
     for rating, _, cell, x, z, targets, wing in found:
