@@ -128,28 +128,20 @@ def _unit_als(unit: int, unit_cands: tuple[int, ...], max_cells: int) -> tuple[A
                 for m, c, n in subsets
                 if n < max_cells and BIT_COUNT[m | mask] <= limit
             ]
-    found = []
-    for mask, cells, size in subsets:
-        if size and BIT_COUNT[mask] == size + 1:
-            holders = [0] * 10
-            seers = [0] * 10
-            for d in digits_of(mask):
-                holding = cells & places[d]
-                seen = -1
-                for cell in _cells(holding):
-                    seen &= PEER_SETS[cell]
-                holders[d] = holding
-                seers[d] = seen & ~cells
-            found.append(Als(cells, mask, unit, tuple(holders), tuple(seers), size))
-    return tuple(found)
+    return tuple(
+        _make(places, unit, cells, mask)
+        for mask, cells, size in subsets
+        if size and BIT_COUNT[mask] == size + 1
+    )
 
 
-def _make(grid: CandidateGrid, unit: int, cells: int, mask: int) -> Als:
+def _make(places: list[int], unit: int, cells: int, mask: int) -> Als:
+    """The ALS of `cells` (in `unit`, holding the digits of `mask`), where `places[d]` holds
+    at least the cells of the ALS that hold d (a unit's, or the grid's `digit_cells`)."""
     holders = [0] * 10
     seers = [0] * 10
-    digit_cells = grid.digit_cells
     for d in digits_of(mask):
-        holding = cells & digit_cells[d]
+        holding = cells & places[d]
         seen = -1
         for cell in _cells(holding):
             seen &= PEER_SETS[cell]
@@ -708,7 +700,7 @@ def _bivalue_wing(grid: CandidateGrid, wing_cells: int, name: str, base: float) 
         eliminations = [(target, z) for target in _cells(targets)]
         if not _first_time(eliminations, done):
             continue
-        pair = _make(grid, wing.unit, 1 << cell, cands[cell])
+        pair = _make(grid.digit_cells, wing.unit, 1 << cell, cands[cell])
         yield _step(
             name,
             rating,
