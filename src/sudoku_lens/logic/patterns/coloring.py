@@ -45,7 +45,7 @@ class Cluster:
     colors: tuple[int, int]
     """The cell sets of the two colors."""
     seen: tuple[int, int]
-    """The cells that see at least one cell of each color."""
+    """For each color, the cells that see at least one of its cells."""
     pairs: list[tuple[int, int]]
     partners: dict[int, list[int]]
     _distances: dict[int, dict[int, int]] = field(default_factory=dict)
