@@ -8,6 +8,7 @@ to the pattern, so that no other strong link exists: the pattern is the only ded
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from itertools import combinations
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,9 @@ from sudoku_lens.logic import (
     parse_state,
     technique,
 )
+from sudoku_lens.logic.patterns.als import gather
 from sudoku_lens.logic.patterns.chains import length_bonus
+from sudoku_lens.logic.units import PEERS, UNITS
 from sudoku_lens.solve import solve_line
 
 SHARED = Path(__file__).parents[1].parent / "shared" / "data" / "puzzles"
@@ -618,6 +621,62 @@ def test_relabelled_and_transposed_puzzles_explained_soundly(perm: list[int], fl
     if flip:
         puzzle = "".join(puzzle[c * 9 + r] for r in range(9) for c in range(9))
     check_explanation("".join("0" if ch == "0" else str(perm[int(ch) - 1]) for ch in puzzle))
+
+
+def _als_by_definition(grid: CandidateGrid, max_cells: int) -> dict[int, tuple]:
+    """Every almost locked set of up to `max_cells` cells, straight from the definition: n cells
+    of one unit holding n + 1 digits between them; (mask, holders, seers) by cell set."""
+    found: dict[int, tuple] = {}
+    for unit in UNITS:
+        empty = [c for c in unit if grid.cands[c]]
+        for size in range(1, max_cells + 1):
+            for chosen in combinations(empty, size):
+                mask = 0
+                for c in chosen:
+                    mask |= grid.cands[c]
+                cells = sum(1 << c for c in chosen)
+                if bin(mask).count("1") != size + 1 or cells in found:
+                    continue
+                holders = [0] * 10
+                for c in chosen:
+                    for d in range(1, 10):
+                        if grid.cands[c] >> (d - 1) & 1:
+                            holders[d] |= 1 << c
+                seers = [0] * 10
+                for d in range(1, 10):
+                    if holders[d]:
+                        seers[d] = sum(
+                            1 << o
+                            for o in range(81)
+                            if not cells >> o & 1
+                            and all(o in PEERS[c] for c in chosen if holders[d] >> c & 1)
+                        )
+                found[cells] = (mask, tuple(holders), tuple(seers))
+    return found
+
+
+_FEW_DIGITS = st.sets(st.integers(1, 9), max_size=4).map(lambda ds: sum(1 << d - 1 for d in ds))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_FEW_DIGITS, min_size=81, max_size=81), st.integers(2, 5))
+def test_gathered_als_are_those_of_the_definition(cands: list[int], max_cells: int) -> None:
+    # Cells of 0 to 4 candidates (none: a filled cell): gather, which builds each unit's subsets
+    # one cell at a time, drops those that cannot grow into an ALS and remembers the ALS of a
+    # unit by its candidates, finds exactly the ALS the definition gives.
+    grid = CandidateGrid([0] * 81, cands)
+    expected = _als_by_definition(grid, max_cells)
+    found = {als.cells: (als.mask, als.holders, als.seers) for als in gather(grid, max_cells)}
+    assert found == expected
+    again = {als.cells for als in gather(grid, max_cells)}  # from what was remembered
+    assert again == set(expected)
+    pairs = frozenset({0b11, 0b1100})
+    kept = {als.cells for als in gather(grid, max_cells, min_cells=2, pairs=pairs)}
+    assert kept == {
+        cells
+        for cells, (mask, _, _) in expected.items()
+        if cells.bit_count() >= 2 and any(not pair & ~mask for pair in pairs)
+    }
 
 
 def test_threads_solving_at_once_keep_their_own_searches() -> None:
