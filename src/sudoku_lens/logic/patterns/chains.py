@@ -7,7 +7,7 @@ chain (AIC) that starts and ends with strong links proves that one of its two en
 candidate weakly linked to both ends is false. Closed into a loop, every weak link of the loop
 becomes strong. Grouped chains also link the cells of one digit in a box-line intersection as one
 node ("the 5 of box 1 is in r1c12"), and pass through almost locked sets (N cells of a unit
-holding N + 1 digits, up to `patterns.als.MAX_CELLS` cells): an ALS that holds no x is locked on
+holding N + 1 digits, up to `ALS_CELLS` cells): an ALS that holds no x is locked on
 its other digits, so its cells holding x and its cells holding any other digit z make a strong
 link. A loop through an ALS also removes the ALS's other digits from the cells that see all of
 that digit's cells in it, as the ALS keeps them.
@@ -191,7 +191,7 @@ class Graph:
             if als.size < 2:
                 continue
             nodes = [
-                self._holder_node(d, als.holders[d], group_of)
+                self._holder_node(d, als.holders[d], als.seers[d], group_of)
                 for d in range(1, 10)
                 if als.mask >> (d - 1) & 1
             ]
@@ -201,9 +201,12 @@ class Graph:
                         self.als_strong[a] = self.als_strong.get(a, 0) | 1 << b
                         self.als_of.setdefault((a, b), als)
 
-    def _holder_node(self, digit: int, cells: int, group_of: dict[int, dict[int, int]]) -> int:
-        """The node of `digit` in `cells` (of one unit): a candidate, a group already there, or
-        a new group weakly linked to every candidate and group of the digit that it sees."""
+    def _holder_node(
+        self, digit: int, cells: int, seen: int, group_of: dict[int, dict[int, int]]
+    ) -> int:
+        """The node of `digit` in `cells` (of one unit, seen all by the cells of `seen`): a
+        candidate, a group already there, or a new group weakly linked to every candidate and
+        group of the digit that it sees."""
         shift = (digit - 1) * 81
         if not cells & (cells - 1):
             return cells.bit_length() - 1 + shift
@@ -212,9 +215,6 @@ class Graph:
             return mine[cells]
         node = 729 + len(self.groups)
         self.groups.append((digit, cells))
-        seen = -1
-        for cell in _bits(cells):
-            seen &= PEER_SETS[cell]
         singles = seen & self.grid.digit_cells[digit]
         links = singles << shift
         for single in _bits(singles):
