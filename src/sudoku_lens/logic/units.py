@@ -2,7 +2,8 @@
 
 Cells are numbered 0-80 row by row; units 0-8 are the rows, 9-17 the columns, 18-26 the boxes.
 A set of cells is often an int with bit `cell` set (a "cell set"): intersections and unions of
-cell sets are single integer operations, which keeps the techniques fast in pure Python.
+cell sets are single integer operations, which keeps the techniques fast in Python (the unit
+scans every state runs first are in C, `logic/_scan.c`, on the same geometry).
 Digits are 1-9; a cell's candidates are a 9-bit mask with bit `digit - 1` set.
 """
 

@@ -25,12 +25,6 @@ ROW_SETS = UNIT_SETS[0:9]
 COL_SETS = UNIT_SETS[9:18]
 BOX_SETS = UNIT_SETS[18:27]
 
-LINE_UNITS_OF_BOX: tuple[tuple[int, ...], ...] = tuple(
-    tuple(range(b // 3 * 3, b // 3 * 3 + 3)) + tuple(9 + c for c in range(b % 3 * 3, b % 3 * 3 + 3))
-    for b in range(9)
-)
-"""For each box, the units of the three rows and three columns through it."""
-
 
 def shared_units(a: int, b: int) -> tuple[int, ...]:
     """The units that hold both of two different cells (rows, then columns, then boxes)."""
@@ -115,45 +109,6 @@ def either(words: Iterable[str]) -> str:
     """ "a", "a or b", "a, b or c"."""
     items = list(words)
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
-
-
-def narrow_groups(items: list[tuple[int, int]], size: int) -> list[tuple[tuple[int, ...], int]]:
-    """The groups of `size` (2 to 4) items (key, bits), each of 2 to `size` bits, whose bits
-    together number `size`: (keys, union of bits). Groups grow only while the union stays that
-    narrow, which keeps the search small; two items make a pair only with the same two bits."""
-    count = len(items)
-    found: list[tuple[tuple[int, ...], int]] = []
-    if count < size:
-        return found
-    if size == 2:
-        for a in range(count - 1):
-            key_a, bits_a = items[a]
-            for b in range(a + 1, count):
-                if items[b][1] == bits_a:
-                    found.append(((key_a, items[b][0]), bits_a))
-        return found
-    for a in range(count):
-        key_a, bits_a = items[a]
-        for b in range(a + 1, count):
-            key_b, bits_b = items[b]
-            union_b = bits_a | bits_b
-            if union_b.bit_count() > size:
-                continue
-            for c in range(b + 1, count):
-                key_c, bits_c = items[c]
-                union_c = union_b | bits_c
-                if union_c.bit_count() > size:
-                    continue
-                if size == 3:
-                    if union_c.bit_count() == 3:
-                        found.append(((key_a, key_b, key_c), union_c))
-                    continue
-                for d in range(c + 1, count):
-                    key_d, bits_d = items[d]
-                    union_d = union_c | bits_d
-                    if union_d.bit_count() == 4:
-                        found.append(((key_a, key_b, key_c, key_d), union_d))
-    return found
 
 
 def per_state(grid: CandidateGrid, name: str, compute: Callable[[CandidateGrid], T]) -> T:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
+from sudoku_lens.logic._scan import narrow_groups
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.patterns._common import (
     BOX_SETS,
@@ -21,7 +22,6 @@ from sudoku_lens.logic.patterns._common import (
     cells_text,
     chain_rating,
     eliminated_text,
-    narrow_groups,
     per_state,
     units_text,
 )

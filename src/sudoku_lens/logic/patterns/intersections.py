@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from sudoku_lens.logic._scan import claimings, locked_groups, pointings
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.patterns._common import (
-    LINE_UNITS_OF_BOX,
     candidates_of,
     cells_text,
     digits_text,
@@ -15,117 +15,68 @@ from sudoku_lens.logic.patterns._common import (
 )
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Step
-from sudoku_lens.logic.units import BIT_COUNT, BOX, COL, ROW, UNIT_SETS, cells_of, unit_name
-
-INTERSECTIONS: tuple[tuple[int, int, tuple[int, ...], int], ...] = tuple(
-    (
-        18 + box,
-        line,
-        tuple(cells_of(UNIT_SETS[18 + box] & UNIT_SETS[line])),
-        UNIT_SETS[18 + box] & UNIT_SETS[line],
-    )
-    for box in range(9)
-    for line in LINE_UNITS_OF_BOX[box]
-)
-"""The 54 box-line intersections: (box unit, line unit, its three cells, their cell set)."""
+from sudoku_lens.logic.units import UNIT_SETS, cells_of, unit_name
 
 
 def pointing(grid: CandidateGrid) -> Iterator[Step]:
     """A digit whose places in a box all lie in one row or column: that line's other cells
-    cannot hold it."""
-    for box in range(18, 27):
-        box_set = UNIT_SETS[box]
-        for digit in range(1, 10):
-            places = grid.digit_cells[digit] & box_set
-            if places & (places - 1) == 0:
-                continue
-            first = (places & -places).bit_length() - 1
-            if ROW[first] == ROW[places.bit_length() - 1]:
-                line = ROW[first]
-            elif not places & ~UNIT_SETS[9 + COL[first]]:
-                line = 9 + COL[first]
-            else:
-                continue
-            removed = grid.digit_cells[digit] & UNIT_SETS[line] & ~box_set
-            if not removed:
-                continue
-            eliminations = tuple((cell, digit) for cell in cells_of(removed))
-            yield Step(
-                technique="pointing",
-                rating=2.6,
-                explanation=f"In {unit_name(box)} every {digit} lies in {unit_name(line)}, so "
-                f"the {digit} of {unit_name(line)} is in {unit_name(box)} and "
-                f"{eliminated_text(eliminations)}.",
-                eliminations=eliminations,
-                cells=tuple(cells_of(places)),
-                candidates=tuple((cell, digit) for cell in cells_of(places)),
-                units=(box, line),
-            )
+    cannot hold it. (Found by `_scan.pointings`, in C.)"""
+    for box, line, digit in pointings(grid.cands):
+        places = grid.digit_cells[digit] & UNIT_SETS[box]
+        removed = grid.digit_cells[digit] & UNIT_SETS[line] & ~UNIT_SETS[box]
+        eliminations = tuple((cell, digit) for cell in cells_of(removed))
+        yield Step(
+            technique="pointing",
+            rating=2.6,
+            explanation=f"In {unit_name(box)} every {digit} lies in {unit_name(line)}, so "
+            f"the {digit} of {unit_name(line)} is in {unit_name(box)} and "
+            f"{eliminated_text(eliminations)}.",
+            eliminations=eliminations,
+            cells=tuple(cells_of(places)),
+            candidates=tuple((cell, digit) for cell in cells_of(places)),
+            units=(box, line),
+        )
 
 
 def claiming(grid: CandidateGrid) -> Iterator[Step]:
     """A digit whose places in a row or column all lie in one box: the box's other cells cannot
-    hold it. (A line's cells in one box are consecutive, so its first and last place tell.)"""
-    for line in range(18):
-        line_set = UNIT_SETS[line]
-        for digit in range(1, 10):
-            places = grid.digit_cells[digit] & line_set
-            if places & (places - 1) == 0:
-                continue
-            first = (places & -places).bit_length() - 1
-            if BOX[first] != BOX[places.bit_length() - 1]:
-                continue
-            box = 18 + BOX[first]
-            removed = grid.digit_cells[digit] & UNIT_SETS[box] & ~line_set
-            if not removed:
-                continue
-            eliminations = tuple((cell, digit) for cell in cells_of(removed))
-            yield Step(
-                technique="claiming",
-                rating=2.8,
-                explanation=f"In {unit_name(line)} every {digit} lies in {unit_name(box)}, so "
-                f"the {digit} of {unit_name(box)} is in {unit_name(line)} and "
-                f"{eliminated_text(eliminations)}.",
-                eliminations=eliminations,
-                cells=tuple(cells_of(places)),
-                candidates=tuple((cell, digit) for cell in cells_of(places)),
-                units=(line, box),
-            )
+    hold it. (Found by `_scan.claimings`, in C.)"""
+    for line, box, digit in claimings(grid.cands):
+        places = grid.digit_cells[digit] & UNIT_SETS[line]
+        removed = grid.digit_cells[digit] & UNIT_SETS[box] & ~UNIT_SETS[line]
+        eliminations = tuple((cell, digit) for cell in cells_of(removed))
+        yield Step(
+            technique="claiming",
+            rating=2.8,
+            explanation=f"In {unit_name(line)} every {digit} lies in {unit_name(box)}, so "
+            f"the {digit} of {unit_name(box)} is in {unit_name(line)} and "
+            f"{eliminated_text(eliminations)}.",
+            eliminations=eliminations,
+            cells=tuple(cells_of(places)),
+            candidates=tuple((cell, digit) for cell in cells_of(places)),
+            units=(line, box),
+        )
 
 
 def _locked(grid: CandidateGrid, size: int, name: str, rating: float) -> Iterator[Step]:
     """`size` cells of one box-line intersection holding exactly `size` digits between them:
-    those digits are in these cells, so neither the box nor the line has them elsewhere."""
-    cands = grid.cands
-    for box, line, cells, _ in INTERSECTIONS:
-        empty = [cell for cell in cells if BIT_COUNT[cands[cell]] >= 2]
-        if len(empty) < size:
-            continue
-        groups = (
-            [empty] if size == 3 else [[a, b] for i, a in enumerate(empty) for b in empty[i + 1 :]]
+    those digits are in these cells, so neither the box nor the line has them elsewhere.
+    (Found by `_scan.locked_groups`, in C.)"""
+    for box, line, group, union in locked_groups(grid.cands, size):
+        pattern = sum(1 << cell for cell in group)
+        zone = (UNIT_SETS[box] | UNIT_SETS[line]) & ~pattern
+        eliminations = eliminations_of(grid, union, zone)
+        yield Step(
+            technique=name,
+            rating=rating,
+            explanation=f"{cells_text(group)} share {unit_name(box)} and {unit_name(line)} "
+            f"and hold only {digits_text(union)} between them, so neither unit has those "
+            f"digits elsewhere: {eliminated_text(eliminations)}.",
+            eliminations=eliminations,
+            cells=group,
+            candidates=candidates_of(grid, group),
+            units=(line, box),
         )
-        for group in groups:
-            union = 0
-            for cell in group:
-                union |= cands[cell]
-            if BIT_COUNT[union] != size:
-                continue
-            pattern = sum(1 << cell for cell in group)
-            zone = (UNIT_SETS[box] | UNIT_SETS[line]) & ~pattern
-            eliminations = eliminations_of(grid, union, zone)
-            if not eliminations:
-                continue
-            yield Step(
-                technique=name,
-                rating=rating,
-                explanation=f"{cells_text(group)} share {unit_name(box)} and {unit_name(line)} "
-                f"and hold only {digits_text(union)} between them, so neither unit has those "
-                f"digits elsewhere: {eliminated_text(eliminations)}.",
-                eliminations=eliminations,
-                cells=tuple(group),
-                candidates=candidates_of(grid, group),
-                units=(line, box),
-            )
 
 
 def locked_pair(grid: CandidateGrid) -> Iterator[Step]:

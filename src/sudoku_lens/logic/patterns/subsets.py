@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import partial
 
+from sudoku_lens.logic._scan import subset_groups
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.patterns._common import (
     candidates_of,
@@ -13,65 +14,23 @@ from sudoku_lens.logic.patterns._common import (
     digits_text,
     eliminated_text,
     eliminations_of,
-    narrow_groups,
     per_state,
 )
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Step
-from sudoku_lens.logic.units import BIT_COUNT, UNIT_SETS, UNITS, cells_of, unit_name
+from sudoku_lens.logic.units import UNIT_SETS, cells_of, unit_name
 
 _SIZE_WORD = {2: "pair", 3: "triple", 4: "quad"}
 _NAKED_RATING = {2: 3.0, 3: 3.6, 4: 5.0}
 _HIDDEN_RATING = {2: 3.4, 3: 4.0, 4: 5.4}
 
 
-_Scan = tuple[int, int, list[tuple[int, int, int]], list[tuple[int, int, int]]]
-
-
-def _unit_scan(grid: CandidateGrid) -> list[_Scan]:
-    """For each unit with more than two empty cells: (unit, its number of empty cells, its
-    cells with two to four candidates as (count, cell, candidates), its digits with two to
-    four places as (count, digit, cell set))."""
-    cands, digit_cells = grid.cands, grid.digit_cells
-    found = []
-    for unit, cells in enumerate(UNITS):
-        unit_set = UNIT_SETS[unit]
-        small = []
-        empty = 0
-        for cell in cells:
-            count = BIT_COUNT[cands[cell]]
-            if count:
-                empty += 1
-                if 2 <= count <= 4:
-                    small.append((count, cell, cands[cell]))
-        if empty <= 2:
-            continue
-        few = []
-        for digit in range(1, 10):
-            places = digit_cells[digit] & unit_set
-            if places & (places - 1):
-                count = places.bit_count()
-                if count <= 4:
-                    few.append((count, digit, places))
-        found.append((unit, empty, small, few))
-    return found
-
-
 def _all_subsets(grid: CandidateGrid, size: int) -> dict[str, list[Step]]:
     """Every naked and hidden subset of `size` that removes something, by technique name,
-    unit by unit."""
+    unit by unit (the search is `_scan.subset_groups`, in C)."""
     found: dict[str, list[Step]] = {}
-    for unit, empty, small, few in per_state(grid, "unit-scan", _unit_scan):
-        if empty <= size:
-            continue
-        cells = [(cell, mask) for count, cell, mask in small if count <= size]
-        if len(cells) >= size:
-            for group, union in narrow_groups(cells, size):
-                _naked(grid, unit, group, union, found)
-        digits = [(digit, places) for count, digit, places in few if count <= size]
-        if len(digits) >= size:
-            for group, union in narrow_groups(digits, size):
-                _hidden(grid, unit, group, union, found)
+    for hidden, unit, group, union in subset_groups(grid.cands, size):
+        (_hidden if hidden else _naked)(grid, unit, group, union, found)
     return found
 
 

@@ -1,0 +1,538 @@
+/*
+ * The logical solver's unit scans, in C: naked and hidden subsets, pointing, claiming, locked
+ * pairs and triples, and the narrow groups of lines that basic fish are made of.
+ *
+ * Sudoku Explainer's rating asks for the easiest step at every state of a solving path, so
+ * these searches, the first ones tried, run on every state of every puzzle rated, and most of
+ * them find nothing. In Python they took about a third of the rating time. Here each one takes
+ * the state's 81 candidate masks (bit d-1 for digit d, 0 for a filled cell) and returns, in
+ * the order the techniques look, only the patterns that remove a candidate; the techniques
+ * (sudoku_lens.logic.patterns.subsets and .intersections) turn each into a step.
+ *
+ * Geometry as in sudoku_lens.logic.units: cells 0-80 row by row; units 0-8 rows, 9-17
+ * columns, 18-26 boxes, each with its cells in reading order. A cell set is kept as two 64-bit
+ * words (cells 0-63 and 64-80) and given to Python as an int with bit `cell` set.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+
+static int UNIT[27][9];
+static int CELL_ROW[81], CELL_COL[81], CELL_BOX[81];
+
+typedef struct {
+    uint64_t lo, hi;
+} CellSet;
+
+static void unit_tables(void) {
+    for (int i = 0; i < 9; i++) {
+        for (int j = 0; j < 9; j++) {
+            UNIT[i][j] = 9 * i + j;
+            UNIT[9 + i][j] = 9 * j + i;
+            UNIT[18 + i][j] = (i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3;
+        }
+    }
+    for (int cell = 0; cell < 81; cell++) {
+        CELL_ROW[cell] = cell / 9;
+        CELL_COL[cell] = cell % 9;
+        CELL_BOX[cell] = cell / 27 * 3 + cell % 9 / 3;
+    }
+}
+
+static inline int count_bits(unsigned x) { return __builtin_popcount(x); }
+
+static inline void add_cell(CellSet *set, int cell) {
+    if (cell < 64)
+        set->lo |= (uint64_t)1 << cell;
+    else
+        set->hi |= (uint64_t)1 << (cell - 64);
+}
+
+/* A cell set as a Python int. */
+static PyObject *cell_set_object(CellSet set) {
+    PyObject *lo = PyLong_FromUnsignedLongLong(set.lo);
+    PyObject *hi = PyLong_FromUnsignedLongLong(set.hi);
+    PyObject *shift = PyLong_FromLong(64);
+    PyObject *out = NULL;
+    if (lo && hi && shift) {
+        PyObject *high = PyNumber_Lshift(hi, shift);
+        if (high) {
+            out = PyNumber_Or(high, lo);
+            Py_DECREF(high);
+        }
+    }
+    Py_XDECREF(lo);
+    Py_XDECREF(hi);
+    Py_XDECREF(shift);
+    return out;
+}
+
+/* Read a sequence of 81 candidate masks into `cands`; 0 on success, -1 with an exception. */
+static int read_cands(PyObject *object, unsigned cands[81]) {
+    PyObject *seq = PySequence_Fast(object, "candidates must be a sequence of 81 masks");
+    if (!seq)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != 81) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "candidates must be a sequence of 81 masks");
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (int i = 0; i < 81; i++) {
+        long mask = PyLong_AsLong(items[i]);
+        if (mask == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (mask < 0 || mask > 0x1FF) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "a candidate mask must lie in 0-511");
+            return -1;
+        }
+        cands[i] = (unsigned)mask;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* Append a new tuple built by Py_BuildValue to `list`; 0 on success. */
+static int append_new(PyObject *list, PyObject *item) {
+    if (!item)
+        return -1;
+    int failed = PyList_Append(list, item);
+    Py_DECREF(item);
+    return failed;
+}
+
+static PyObject *int_tuple(const int *values, int count) {
+    PyObject *out = PyTuple_New(count);
+    if (!out)
+        return NULL;
+    for (int i = 0; i < count; i++) {
+        PyObject *value = PyLong_FromLong(values[i]);
+        if (!value) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, value);
+    }
+    return out;
+}
+
+/*
+ * The groups of `size` items (key, bits) of 2 to `size` bits each whose bits together number
+ * `size`, as sudoku_lens.logic.patterns._common.narrow_groups finds them and in its order:
+ * increasing first item, then second, ...; two items make a pair only with the same bits.
+ * Calls found(keys, union, context) for each; stops early when it returns nonzero.
+ */
+typedef int (*GroupFound)(const int *keys, unsigned bits_union, void *context);
+
+static int narrow_groups(const int *keys, const unsigned *bits, int count, int size,
+                         GroupFound found, void *context) {
+    int group[4];
+    for (int a = 0; a < count; a++) {
+        group[0] = keys[a];
+        if (size == 2) {
+            for (int b = a + 1; b < count; b++) {
+                if (bits[b] != bits[a])
+                    continue;
+                group[1] = keys[b];
+                if (found(group, bits[a], context))
+                    return -1;
+            }
+            continue;
+        }
+        for (int b = a + 1; b < count; b++) {
+            unsigned union_b = bits[a] | bits[b];
+            if (count_bits(union_b) > size)
+                continue;
+            group[1] = keys[b];
+            for (int c = b + 1; c < count; c++) {
+                unsigned union_c = union_b | bits[c];
+                int width = count_bits(union_c);
+                if (width > size)
+                    continue;
+                group[2] = keys[c];
+                if (size == 3) {
+                    if (width == 3 && found(group, union_c, context))
+                        return -1;
+                    continue;
+                }
+                for (int d = c + 1; d < count; d++) {
+                    unsigned union_d = union_c | bits[d];
+                    if (count_bits(union_d) != 4)
+                        continue;
+                    group[3] = keys[d];
+                    if (found(group, union_d, context))
+                        return -1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+typedef struct {
+    int size;
+    PyObject *out;
+} GroupList;
+
+static int group_listed(const int *keys, unsigned bits_union, void *context) {
+    GroupList *list = context;
+    PyObject *group = int_tuple(keys, list->size);
+    if (!group)
+        return -1;
+    return append_new(list->out, Py_BuildValue("(NI)", group, bits_union));
+}
+
+PyDoc_STRVAR(narrow_groups_doc,
+             "narrow_groups(items, size) -> list of (keys, union)\n\n"
+             "The groups of `size` (2-4) items (key, bits), bits a mask of at most 32 bits "
+             "with 2 to `size` of them set, whose bits together number `size`; groups grow "
+             "only while the union stays that narrow, and two items make a pair only with the "
+             "same bits. In order of the first item, then the second, and so on.");
+
+static PyObject *py_narrow_groups(PyObject *self, PyObject *args) {
+    PyObject *object;
+    int size;
+    if (!PyArg_ParseTuple(args, "Oi:narrow_groups", &object, &size))
+        return NULL;
+    if (size < 2 || size > 4) {
+        PyErr_SetString(PyExc_ValueError, "size must be 2, 3 or 4");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(object, "items must be a sequence of (key, bits)");
+    if (!seq)
+        return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    int keys[32];
+    unsigned bits[32];
+    if (count > 32) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "at most 32 items");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        unsigned long long mask;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "iK", &keys[i], &mask)) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        bits[i] = (unsigned)mask;
+    }
+    Py_DECREF(seq);
+    PyObject *out = PyList_New(0);
+    if (!out)
+        return NULL;
+    GroupList list = {size, out};
+    if (count >= size && narrow_groups(keys, bits, (int)count, size, group_listed, &list)) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
+typedef struct {
+    const unsigned *cands;
+    int unit;
+    int size;
+    PyObject *out;
+} SubsetSearch;
+
+/* A naked subset (cells of the unit, their digits) that some other cell of the unit loses. */
+static int naked_found(const int *cells, unsigned digits, void *context) {
+    SubsetSearch *search = context;
+    for (int i = 0; i < 9; i++) {
+        int cell = UNIT[search->unit][i], member = 0;
+        for (int k = 0; k < search->size; k++)
+            member |= cells[k] == cell;
+        if (member || !(search->cands[cell] & digits))
+            continue;
+        PyObject *group = int_tuple(cells, search->size);
+        if (!group)
+            return -1;
+        return append_new(search->out,
+                          Py_BuildValue("(OiNI)", Py_False, search->unit, group, digits));
+    }
+    return 0;
+}
+
+/* A hidden subset (digits of the unit, the unit positions they fill) whose cells hold another
+ * digit. */
+static int hidden_found(const int *digits, unsigned positions, void *context) {
+    SubsetSearch *search = context;
+    unsigned digit_mask = 0;
+    for (int i = 0; i < search->size; i++)
+        digit_mask |= 1u << (digits[i] - 1);
+    CellSet cells = {0, 0};
+    int removes = 0;
+    for (int i = 0; i < 9; i++) {
+        if (!(positions >> i & 1))
+            continue;
+        int cell = UNIT[search->unit][i];
+        add_cell(&cells, cell);
+        removes |= (search->cands[cell] & ~digit_mask) != 0;
+    }
+    if (!removes)
+        return 0;
+    PyObject *group = int_tuple(digits, search->size);
+    if (!group)
+        return -1;
+    PyObject *set = cell_set_object(cells);
+    if (!set) {
+        Py_DECREF(group);
+        return -1;
+    }
+    return append_new(search->out, Py_BuildValue("(OiNN)", Py_True, search->unit, group, set));
+}
+
+PyDoc_STRVAR(subset_groups_doc,
+             "subset_groups(cands, size) -> list of (hidden, unit, keys, union)\n\n"
+             "The naked and hidden subsets of `size` (2-4) that remove a candidate, unit by unit "
+             "and in each unit the naked ones first: for a naked subset the cells and their "
+             "digit mask, for a hidden one the digits and their cell set. Units with `size` or "
+             "fewer empty cells, or two or fewer, are skipped.");
+
+static PyObject *py_subset_groups(PyObject *self, PyObject *args) {
+    PyObject *object;
+    int size;
+    unsigned cands[81];
+    if (!PyArg_ParseTuple(args, "Oi:subset_groups", &object, &size))
+        return NULL;
+    if (size < 2 || size > 4) {
+        PyErr_SetString(PyExc_ValueError, "size must be 2, 3 or 4");
+        return NULL;
+    }
+    if (read_cands(object, cands))
+        return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out)
+        return NULL;
+    SubsetSearch search = {cands, 0, size, out};
+    for (int unit = 0; unit < 27; unit++) {
+        int cell_keys[9], digit_keys[9], empty = 0, cell_count = 0, digit_count = 0;
+        unsigned cell_bits[9], digit_bits[9], places[9] = {0};
+        for (int i = 0; i < 9; i++) {
+            unsigned mask = cands[UNIT[unit][i]];
+            int width = count_bits(mask);
+            if (!width)
+                continue;
+            empty++;
+            if (width >= 2 && width <= size) {
+                cell_keys[cell_count] = UNIT[unit][i];
+                cell_bits[cell_count++] = mask;
+            }
+            for (int d = 0; d < 9; d++)
+                places[d] |= (mask >> d & 1) << i;
+        }
+        if (empty <= 2 || empty <= size)
+            continue;
+        for (int d = 0; d < 9; d++) {
+            int width = count_bits(places[d]);
+            if (width >= 2 && width <= size) {
+                digit_keys[digit_count] = d + 1;
+                digit_bits[digit_count++] = places[d];
+            }
+        }
+        search.unit = unit;
+        if (cell_count >= size &&
+            narrow_groups(cell_keys, cell_bits, cell_count, size, naked_found, &search))
+            goto fail;
+        if (digit_count >= size &&
+            narrow_groups(digit_keys, digit_bits, digit_count, size, hidden_found, &search))
+            goto fail;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* The cells of unit `unit` where digit `d` (0-8) is a candidate, as positions 0-8. */
+static unsigned unit_places(const unsigned cands[81], int unit, int d) {
+    unsigned places = 0;
+    for (int i = 0; i < 9; i++)
+        places |= (cands[UNIT[unit][i]] >> d & 1) << i;
+    return places;
+}
+
+/* Whether digit `d` (0-8) is a candidate of a cell of `unit` outside unit `other`. */
+static int outside(const unsigned cands[81], int unit, int other, int d) {
+    for (int i = 0; i < 9; i++) {
+        int cell = UNIT[unit][i];
+        int in_other = other < 9 ? CELL_ROW[cell] == other
+                       : other < 18 ? CELL_COL[cell] == other - 9
+                                    : CELL_BOX[cell] == other - 18;
+        if (!in_other && cands[cell] >> d & 1)
+            return 1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(pointings_doc,
+             "pointings(cands) -> list of (box, line, digit)\n\n"
+             "Each digit whose two or more places in a box lie in one row or column that holds "
+             "it outside the box too, box by box (units 18-26), then digit by digit.");
+
+static PyObject *py_pointings(PyObject *self, PyObject *object) {
+    unsigned cands[81];
+    if (read_cands(object, cands))
+        return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out)
+        return NULL;
+    for (int box = 18; box < 27; box++) {
+        for (int d = 0; d < 9; d++) {
+            unsigned places = unit_places(cands, box, d);
+            if (count_bits(places) < 2)
+                continue;
+            int first = UNIT[box][__builtin_ctz(places)];
+            int last = UNIT[box][31 - __builtin_clz(places)];
+            int line;
+            if (CELL_ROW[first] == CELL_ROW[last])
+                line = CELL_ROW[first];
+            else if ((places & ~(0x49u << (__builtin_ctz(places) % 3))) == 0)
+                line = 9 + CELL_COL[first];
+            else
+                continue;
+            if (outside(cands, line, box, d) &&
+                append_new(out, Py_BuildValue("(iii)", box, line, d + 1))) {
+                Py_DECREF(out);
+                return NULL;
+            }
+        }
+    }
+    return out;
+}
+
+PyDoc_STRVAR(claimings_doc,
+             "claimings(cands) -> list of (line, box, digit)\n\n"
+             "Each digit whose two or more places in a row or column lie in one box that holds "
+             "it outside the line too, line by line (units 0-17), then digit by digit.");
+
+static PyObject *py_claimings(PyObject *self, PyObject *object) {
+    unsigned cands[81];
+    if (read_cands(object, cands))
+        return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out)
+        return NULL;
+    for (int line = 0; line < 18; line++) {
+        for (int d = 0; d < 9; d++) {
+            unsigned places = unit_places(cands, line, d);
+            if (count_bits(places) < 2)
+                continue;
+            int first = UNIT[line][__builtin_ctz(places)];
+            int last = UNIT[line][31 - __builtin_clz(places)];
+            if (CELL_BOX[first] != CELL_BOX[last])
+                continue;
+            int box = 18 + CELL_BOX[first];
+            if (outside(cands, box, line, d) &&
+                append_new(out, Py_BuildValue("(iii)", line, box, d + 1))) {
+                Py_DECREF(out);
+                return NULL;
+            }
+        }
+    }
+    return out;
+}
+
+PyDoc_STRVAR(locked_groups_doc,
+             "locked_groups(cands, size) -> list of (box, line, cells, digits)\n\n"
+             "The `size` (2 or 3) cells of a box-line intersection holding `size` digits "
+             "between them (each cell two or more) that the box or the line holds elsewhere: "
+             "box by box, its three rows and then its three columns, pairs in cell order.");
+
+static PyObject *py_locked_groups(PyObject *self, PyObject *args) {
+    PyObject *object;
+    int size;
+    unsigned cands[81];
+    if (!PyArg_ParseTuple(args, "Oi:locked_groups", &object, &size))
+        return NULL;
+    if (size != 2 && size != 3) {
+        PyErr_SetString(PyExc_ValueError, "size must be 2 or 3");
+        return NULL;
+    }
+    if (read_cands(object, cands))
+        return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out)
+        return NULL;
+    for (int b = 0; b < 9; b++) {
+        int lines[6] = {b / 3 * 3, b / 3 * 3 + 1, b / 3 * 3 + 2,
+                        9 + b % 3 * 3, 10 + b % 3 * 3, 11 + b % 3 * 3};
+        for (int l = 0; l < 6; l++) {
+            int line = lines[l], empty[3], count = 0;
+            for (int i = 0; i < 9; i++) {
+                int cell = UNIT[line][i];
+                if (CELL_BOX[cell] == b && count_bits(cands[cell]) >= 2)
+                    empty[count++] = cell;
+            }
+            if (count < size)
+                continue;
+            int groups[3][3], group_count = 0;
+            if (size == 3) {
+                groups[0][0] = empty[0], groups[0][1] = empty[1], groups[0][2] = empty[2];
+                group_count = 1;
+            } else {
+                for (int i = 0; i < count; i++)
+                    for (int j = i + 1; j < count; j++) {
+                        groups[group_count][0] = empty[i];
+                        groups[group_count++][1] = empty[j];
+                    }
+            }
+            for (int g = 0; g < group_count; g++) {
+                unsigned digits = 0;
+                for (int k = 0; k < size; k++)
+                    digits |= cands[groups[g][k]];
+                if (count_bits(digits) != size)
+                    continue;
+                int removes = 0;
+                int units[2] = {18 + b, line};
+                for (int u = 0; u < 2 && !removes; u++) {
+                    for (int i = 0; i < 9; i++) {
+                        int cell = UNIT[units[u]][i], member = 0;
+                        for (int k = 0; k < size; k++)
+                            member |= groups[g][k] == cell;
+                        if (!member && cands[cell] & digits) {
+                            removes = 1;
+                            break;
+                        }
+                    }
+                }
+                if (!removes)
+                    continue;
+                PyObject *cells = int_tuple(groups[g], size);
+                if (!cells ||
+                    append_new(out, Py_BuildValue("(iiNI)", 18 + b, line, cells, digits))) {
+                    Py_DECREF(out);
+                    return NULL;
+                }
+            }
+        }
+    }
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"narrow_groups", py_narrow_groups, METH_VARARGS, narrow_groups_doc},
+    {"subset_groups", py_subset_groups, METH_VARARGS, subset_groups_doc},
+    {"pointings", py_pointings, METH_O, pointings_doc},
+    {"claimings", py_claimings, METH_O, claimings_doc},
+    {"locked_groups", py_locked_groups, METH_VARARGS, locked_groups_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "sudoku_lens.logic._scan",
+    .m_doc = "The logical solver's unit scans (see _scan.c).",
+    .m_size = -1,
+    .m_methods = methods,
+};
+
+PyMODINIT_FUNC PyInit__scan(void) {
+    unit_tables();
+    return PyModule_Create(&module);
+}

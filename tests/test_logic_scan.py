@@ -1,0 +1,143 @@
+"""The unit scans in C (`sudoku_lens.logic._scan`) against their definitions, written here in
+plain Python over every combination, on generated candidate grids: same patterns, same order
+(the order decides which step a person is shown first, and the rating path)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from sudoku_lens.logic._scan import (
+    claimings,
+    locked_groups,
+    narrow_groups,
+    pointings,
+    subset_groups,
+)
+from sudoku_lens.logic.units import BOX, COL, ROW, UNITS
+
+_MASK = st.one_of(
+    st.sets(st.integers(1, 9), max_size=4).map(lambda ds: sum(1 << d - 1 for d in ds)),
+    st.integers(0, 0x1FF),
+)
+_GRIDS = st.lists(_MASK, min_size=81, max_size=81)
+
+
+def _bits(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def _subsets_by_definition(cands: list[int], size: int) -> list[tuple]:
+    found = []
+    for unit, cells in enumerate(UNITS):
+        empty = [cell for cell in cells if cands[cell]]
+        if len(empty) <= max(2, size):
+            continue
+        small = [cell for cell in cells if 2 <= _bits(cands[cell]) <= size]
+        for group in combinations(small, size):
+            digits = 0
+            for cell in group:
+                digits |= cands[cell]
+            others = [cell for cell in cells if cell not in group]
+            if _bits(digits) == size and any(cands[cell] & digits for cell in others):
+                found.append((False, unit, group, digits))
+        places = {
+            digit: [cell for cell in cells if cands[cell] >> (digit - 1) & 1]
+            for digit in range(1, 10)
+        }
+        few = [digit for digit in range(1, 10) if 2 <= len(places[digit]) <= size]
+        for group in combinations(few, size):
+            where = sorted({cell for digit in group for cell in places[digit]})
+            mask = sum(1 << (digit - 1) for digit in group)
+            if len(where) == size and any(cands[cell] & ~mask for cell in where):
+                found.append((True, unit, group, sum(1 << cell for cell in where)))
+    return found
+
+
+@settings(max_examples=60, deadline=None)
+@given(_GRIDS, st.integers(2, 4))
+def test_subsets_are_those_of_the_definition(cands: list[int], size: int) -> None:
+    assert subset_groups(cands, size) == _subsets_by_definition(cands, size)
+
+
+def _places(cands: list[int], unit: int, digit: int) -> list[int]:
+    return [cell for cell in UNITS[unit] if cands[cell] >> (digit - 1) & 1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(_GRIDS)
+def test_pointing_and_claiming_are_those_of_the_definition(cands: list[int]) -> None:
+    pointing, claiming = [], []
+    for box in range(18, 27):
+        for digit in range(1, 10):
+            places = _places(cands, box, digit)
+            lines = {ROW[c] for c in places}, {9 + COL[c] for c in places}
+            for line in (ln.pop() for ln in lines if len(ln) == 1 and len(places) >= 2):
+                if set(_places(cands, line, digit)) - set(UNITS[box]):
+                    pointing.append((box, line, digit))
+    for line in range(18):
+        for digit in range(1, 10):
+            places = _places(cands, line, digit)
+            boxes = {18 + BOX[c] for c in places}
+            if len(places) >= 2 and len(boxes) == 1:
+                box = boxes.pop()
+                if set(_places(cands, box, digit)) - set(UNITS[line]):
+                    claiming.append((line, box, digit))
+    assert pointings(cands) == pointing
+    assert claimings(cands) == claiming
+
+
+@settings(max_examples=60, deadline=None)
+@given(_GRIDS, st.integers(2, 3))
+@example([0b11] * 3 + [0b111] * 78, 3)  # three cells of two digits between them: no triple
+def test_locked_sets_are_those_of_the_definition(cands: list[int], size: int) -> None:
+    expected = []
+    for box in range(9):
+        lines = [box // 3 * 3 + i for i in range(3)] + [9 + box % 3 * 3 + i for i in range(3)]
+        for line in lines:
+            shared = [cell for cell in UNITS[line] if BOX[cell] == box]
+            empty = [cell for cell in shared if _bits(cands[cell]) >= 2]
+            for group in combinations(empty, size):
+                digits = 0
+                for cell in group:
+                    digits |= cands[cell]
+                zone = (set(UNITS[18 + box]) | set(UNITS[line])) - set(group)
+                if _bits(digits) == size and any(cands[cell] & digits for cell in zone):
+                    expected.append((18 + box, line, group, digits))
+    assert locked_groups(cands, size) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.integers(0, 0x1FF).filter(lambda m: 2 <= _bits(m) <= 4), max_size=9),
+    st.integers(2, 4),
+)
+def test_narrow_groups_are_those_of_the_definition(masks: list[int], size: int) -> None:
+    items = [(key, mask) for key, mask in enumerate(masks) if _bits(mask) <= size]
+    expected = []
+    for group in combinations(items, size):
+        union = 0
+        for _, mask in group:
+            union |= mask
+        if _bits(union) == size:
+            expected.append((tuple(key for key, _ in group), union))
+    assert narrow_groups(items, size) == expected
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: subset_groups([0] * 80, 2), "81 masks"),
+        (lambda: subset_groups([0] * 80 + [512], 2), "0-511"),
+        (lambda: subset_groups([0] * 81, 5), "2, 3 or 4"),
+        (lambda: locked_groups([0] * 81, 4), "2 or 3"),
+        (lambda: pointings([-1] + [0] * 80), "0-511"),
+        (lambda: narrow_groups([(0, 3)] * 33, 2), "at most 32"),
+    ],
+)
+def test_bad_arguments_are_refused(call, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()
