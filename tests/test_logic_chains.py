@@ -670,13 +670,6 @@ def test_gathered_als_are_those_of_the_definition(cands: list[int], max_cells: i
     assert found == expected
     again = {als.cells for als in gather(grid, max_cells)}  # from what was remembered
     assert again == set(expected)
-    pairs = frozenset({0b11, 0b1100})
-    kept = {als.cells for als in gather(grid, max_cells, min_cells=2, pairs=pairs)}
-    assert kept == {
-        cells
-        for cells, (mask, _, _) in expected.items()
-        if cells.bit_count() >= 2 and any(not pair & ~mask for pair in pairs)
-    }
 
 
 def test_threads_solving_at_once_keep_their_own_searches() -> None:

@@ -11,13 +11,14 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sudoku_lens.logic._scan import (
+    bivalue_wings,
     claimings,
     locked_groups,
     narrow_groups,
     pointings,
     subset_groups,
 )
-from sudoku_lens.logic.units import BOX, COL, ROW, UNITS
+from sudoku_lens.logic.units import BOX, COL, PEERS, ROW, UNITS
 
 _MASK = st.one_of(
     st.sets(st.integers(1, 9), max_size=4).map(lambda ds: sum(1 << d - 1 for d in ds)),
@@ -110,6 +111,52 @@ def test_locked_sets_are_those_of_the_definition(cands: list[int], size: int) ->
     assert locked_groups(cands, size) == expected
 
 
+def _wings_by_definition(cands: list[int], size: int) -> list[tuple]:
+    found = []
+    bivalue = [cell for cell in range(81) if _bits(cands[cell]) == 2]
+    for unit, cells in enumerate(UNITS):
+        usable = [cell for cell in cells if 1 <= _bits(cands[cell]) <= size + 1]
+        for group in combinations(usable, size):
+            mask = 0
+            for cell in group:
+                mask |= cands[cell]
+            in_line = len({ROW[c] for c in group}) == 1 or len({COL[c] for c in group}) == 1
+            if _bits(mask) != size + 1 or (unit >= 18 and in_line):
+                continue
+
+            def seeing(digit: int, group: tuple[int, ...] = group) -> set[int]:
+                holders = [c for c in group if cands[c] >> (digit - 1) & 1]
+                return {
+                    c for c in range(81) if c not in group and all(c in PEERS[h] for h in holders)
+                }
+
+            for x in range(1, 10):
+                if not mask >> (x - 1) & 1:
+                    continue
+                for cell in bivalue:
+                    pair = cands[cell]
+                    if cell not in seeing(x) or not pair >> (x - 1) & 1 or pair & ~mask:
+                        continue
+                    z = (pair & ~(1 << (x - 1))).bit_length()
+                    targets = [c for c in seeing(z) if cands[c] >> (z - 1) & 1 and c in PEERS[cell]]
+                    if targets:
+                        largest = max(_bits(cands[c]) for c in group)
+                        where = sum(1 << c for c in group)
+                        found.append(
+                            (largest, where, unit, cell, x, z, sum(1 << c for c in targets))
+                        )
+    return found
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.sets(st.integers(1, 9), max_size=5), min_size=81, max_size=81), st.integers(3, 4)
+)
+def test_wings_are_those_of_the_definition(digit_sets: list[set[int]], size: int) -> None:
+    cands = [sum(1 << d - 1 for d in digits) for digits in digit_sets]
+    assert bivalue_wings(cands, size) == _wings_by_definition(cands, size)
+
+
 @settings(max_examples=100, deadline=None)
 @given(
     st.lists(st.integers(0, 0x1FF).filter(lambda m: 2 <= _bits(m) <= 4), max_size=9),
@@ -134,6 +181,8 @@ def test_narrow_groups_are_those_of_the_definition(masks: list[int], size: int) 
         (lambda: subset_groups([0] * 80 + [512], 2), "0-511"),
         (lambda: subset_groups([0] * 81, 5), "2, 3 or 4"),
         (lambda: locked_groups([0] * 81, 4), "2 or 3"),
+        (lambda: bivalue_wings([0] * 81, 2), "3 or 4"),
+        (lambda: narrow_groups([(0, 512)], 2), "0-511"),
         (lambda: pointings([-1] + [0] * 80), "0-511"),
         (lambda: narrow_groups([(0, 3)] * 33, 2), "at most 32"),
     ],

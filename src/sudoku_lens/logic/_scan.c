@@ -1,6 +1,7 @@
 /*
  * The logical solver's unit scans, in C: naked and hidden subsets, pointing, claiming, locked
- * pairs and triples, and the narrow groups of lines that basic fish are made of.
+ * pairs and triples, the narrow groups of lines that basic fish are made of, and the WXYZ- and
+ * VWXYZ-wings (an ALS of 3 or 4 cells and a bivalue cell).
  *
  * Sudoku Explainer's rating asks for the easiest step at every state of a solving path, so
  * these searches, the first ones tried, run on every state of every puzzle rated, and most of
@@ -20,10 +21,14 @@
 
 static int UNIT[27][9];
 static int CELL_ROW[81], CELL_COL[81], CELL_BOX[81];
+static unsigned char BITS[512], LOW[512], HIGH[512];
+/* For each 9-bit mask: how many bits are set, the lowest and the highest (0 for 0). */
 
 typedef struct {
     uint64_t lo, hi;
 } CellSet;
+
+static CellSet PEER[81];
 
 static void unit_tables(void) {
     for (int i = 0; i < 9; i++) {
@@ -38,15 +43,40 @@ static void unit_tables(void) {
         CELL_COL[cell] = cell % 9;
         CELL_BOX[cell] = cell / 27 * 3 + cell % 9 / 3;
     }
+    for (unsigned mask = 1; mask < 512; mask++) {
+        BITS[mask] = (unsigned char)(BITS[mask >> 1] + (mask & 1));
+        LOW[mask] = (unsigned char)(mask & 1 ? 0 : LOW[mask >> 1] + 1);
+        HIGH[mask] = (unsigned char)(mask >> 1 ? HIGH[mask >> 1] + 1 : 0);
+    }
 }
 
-static inline int count_bits(unsigned x) { return __builtin_popcount(x); }
+static inline int count_bits(unsigned mask) { return BITS[mask]; }
 
 static inline void add_cell(CellSet *set, int cell) {
     if (cell < 64)
         set->lo |= (uint64_t)1 << cell;
     else
         set->hi |= (uint64_t)1 << (cell - 64);
+}
+
+static inline int has_cell(CellSet set, int cell) {
+    return cell < 64 ? (int)(set.lo >> cell & 1) : (int)(set.hi >> (cell - 64) & 1);
+}
+
+static inline CellSet both(CellSet a, CellSet b) {
+    CellSet out = {a.lo & b.lo, a.hi & b.hi};
+    return out;
+}
+
+static void peer_tables(void) {
+    for (int cell = 0; cell < 81; cell++) {
+        for (int other = 0; other < 81; other++) {
+            if (other != cell && (CELL_ROW[other] == CELL_ROW[cell] ||
+                                  CELL_COL[other] == CELL_COL[cell] ||
+                                  CELL_BOX[other] == CELL_BOX[cell]))
+                add_cell(&PEER[cell], other);
+        }
+    }
 }
 
 /* A cell set as a Python int. */
@@ -188,7 +218,7 @@ static int group_listed(const int *keys, unsigned bits_union, void *context) {
 
 PyDoc_STRVAR(narrow_groups_doc,
              "narrow_groups(items, size) -> list of (keys, union)\n\n"
-             "The groups of `size` (2-4) items (key, bits), bits a mask of at most 32 bits "
+             "The groups of `size` (2-4) items (key, bits), bits a 9-bit mask "
              "with 2 to `size` of them set, whose bits together number `size`; groups grow "
              "only while the union stays that narrow, and two items make a pair only with the "
              "same bits. In order of the first item, then the second, and so on.");
@@ -214,9 +244,14 @@ static PyObject *py_narrow_groups(PyObject *self, PyObject *args) {
         return NULL;
     }
     for (Py_ssize_t i = 0; i < count; i++) {
-        unsigned long long mask;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "iK", &keys[i], &mask)) {
+        int mask;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "ii", &keys[i], &mask)) {
             Py_DECREF(seq);
+            return NULL;
+        }
+        if (mask < 0 || mask > 0x1FF) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "a mask must lie in 0-511");
             return NULL;
         }
         bits[i] = (unsigned)mask;
@@ -387,12 +422,12 @@ static PyObject *py_pointings(PyObject *self, PyObject *object) {
             unsigned places = unit_places(cands, box, d);
             if (count_bits(places) < 2)
                 continue;
-            int first = UNIT[box][__builtin_ctz(places)];
-            int last = UNIT[box][31 - __builtin_clz(places)];
+            int first = UNIT[box][LOW[places]];
+            int last = UNIT[box][HIGH[places]];
             int line;
             if (CELL_ROW[first] == CELL_ROW[last])
                 line = CELL_ROW[first];
-            else if ((places & ~(0x49u << (__builtin_ctz(places) % 3))) == 0)
+            else if ((places & ~(0x49u << LOW[places] % 3)) == 0)
                 line = 9 + CELL_COL[first];
             else
                 continue;
@@ -423,8 +458,8 @@ static PyObject *py_claimings(PyObject *self, PyObject *object) {
             unsigned places = unit_places(cands, line, d);
             if (count_bits(places) < 2)
                 continue;
-            int first = UNIT[line][__builtin_ctz(places)];
-            int last = UNIT[line][31 - __builtin_clz(places)];
+            int first = UNIT[line][LOW[places]];
+            int last = UNIT[line][HIGH[places]];
             if (CELL_BOX[first] != CELL_BOX[last])
                 continue;
             int box = 18 + CELL_BOX[first];
@@ -515,12 +550,152 @@ static PyObject *py_locked_groups(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* The cells of the ALS `cells` (count `size`) holding digit `d` (0-8) all see: their common
+ * peers, the ALS's own cells left out. */
+static CellSet common_peers(const unsigned cands[81], const int *cells, int size, int d) {
+    CellSet seen = {~(uint64_t)0, ~(uint64_t)0};
+    for (int k = 0; k < size; k++)
+        if (cands[cells[k]] >> d & 1)
+            seen = both(seen, PEER[cells[k]]);
+    for (int k = 0; k < size; k++) {
+        if (cells[k] < 64)
+            seen.lo &= ~((uint64_t)1 << cells[k]);
+        else
+            seen.hi &= ~((uint64_t)1 << (cells[k] - 64));
+    }
+    return seen;
+}
+
+typedef struct {
+    const unsigned *cands;
+    CellSet digit_cells[9];
+    int bivalue[81], bivalue_count;
+    PyObject *out;
+} WingSearch;
+
+/* Every bivalue cell {x, z} outside the ALS `cells` of `unit` that sees all its x, with z among
+ * its digits, and the cells holding z that see it and all the ALS's z: one record each. */
+static int wings_of(WingSearch *search, int unit, const int *cells, int size) {
+    const unsigned *cands = search->cands;
+    unsigned mask = 0;
+    int largest = 0;
+    CellSet members = {0, 0};
+    for (int k = 0; k < size; k++) {
+        mask |= cands[cells[k]];
+        if (count_bits(cands[cells[k]]) > largest)
+            largest = count_bits(cands[cells[k]]);
+        add_cell(&members, cells[k]);
+    }
+    PyObject *members_object = NULL;
+    for (int x = 0; x < 9; x++) {
+        if (!(mask >> x & 1))
+            continue;
+        CellSet seers = both(common_peers(cands, cells, size, x), search->digit_cells[x]);
+        for (int i = 0; i < search->bivalue_count; i++) {
+            int cell = search->bivalue[i];
+            unsigned pair = cands[cell];
+            if (!has_cell(seers, cell) || pair & ~mask)
+                continue;
+            int z = LOW[pair & ~(1u << x)];
+            CellSet targets = both(both(search->digit_cells[z], PEER[cell]),
+                                   common_peers(cands, cells, size, z));
+            if (!targets.lo && !targets.hi)
+                continue;
+            if (!members_object && !(members_object = cell_set_object(members)))
+                return -1;
+            PyObject *targets_object = cell_set_object(targets);
+            if (!targets_object ||
+                append_new(search->out, Py_BuildValue("(iOiiiiN)", largest, members_object, unit,
+                                                      cell, x + 1, z + 1, targets_object))) {
+                Py_DECREF(members_object);
+                return -1;
+            }
+        }
+    }
+    Py_XDECREF(members_object);
+    return 0;
+}
+
+PyDoc_STRVAR(bivalue_wings_doc,
+             "bivalue_wings(cands, size) -> list of (largest, cells, unit, cell, x, z, targets)\n\n"
+             "ALS-XZ between an ALS of `size` (3 or 4) cells and a bivalue cell: `size` cells "
+             "of a unit holding `size` + 1 digits (`cells`, a cell set, in the first unit "
+             "that holds them: a row or column before a box), and a cell outside them with two "
+             "digits x and z, both of the ALS, that sees every x of it; `targets` are the cells "
+             "holding z that see the bivalue cell and every z of the ALS (never empty), "
+             "`largest` the most digits of one ALS cell. Unit by unit, each unit's cell "
+             "combinations in order, then x and the bivalue cell in increasing order.");
+
+static PyObject *py_bivalue_wings(PyObject *self, PyObject *args) {
+    PyObject *object;
+    int size;
+    if (!PyArg_ParseTuple(args, "Oi:bivalue_wings", &object, &size))
+        return NULL;
+    if (size != 3 && size != 4) {
+        PyErr_SetString(PyExc_ValueError, "size must be 3 or 4");
+        return NULL;
+    }
+    unsigned cands[81];
+    if (read_cands(object, cands))
+        return NULL;
+    WingSearch search;
+    search.cands = cands;
+    search.bivalue_count = 0;
+    for (int d = 0; d < 9; d++)
+        search.digit_cells[d].lo = search.digit_cells[d].hi = 0;
+    for (int cell = 0; cell < 81; cell++) {
+        for (int d = 0; d < 9; d++)
+            if (cands[cell] >> d & 1)
+                add_cell(&search.digit_cells[d], cell);
+        if (count_bits(cands[cell]) == 2)
+            search.bivalue[search.bivalue_count++] = cell;
+    }
+    if (!(search.out = PyList_New(0)))
+        return NULL;
+    for (int unit = 0; unit < 27; unit++) {
+        int usable[9], count = 0;
+        for (int i = 0; i < 9; i++) {
+            int width = count_bits(cands[UNIT[unit][i]]);
+            if (width >= 1 && width <= size + 1)
+                usable[count++] = UNIT[unit][i];
+        }
+        int pick[4];
+        for (pick[0] = 0; pick[0] < count; pick[0]++)
+            for (pick[1] = pick[0] + 1; pick[1] < count; pick[1]++)
+                for (pick[2] = pick[1] + 1; pick[2] < count; pick[2]++)
+                    for (pick[3] = size == 4 ? pick[2] + 1 : 0; pick[3] < (size == 4 ? count : 1);
+                         pick[3]++) {
+                        int cells[4];
+                        unsigned mask = 0;
+                        for (int k = 0; k < size; k++)
+                            mask |= cands[cells[k] = usable[pick[k]]];
+                        if (count_bits(mask) != size + 1)
+                            continue;
+                        if (unit >= 18) { /* in one row or column: found there first */
+                            int row = 1, col = 1;
+                            for (int k = 1; k < size; k++) {
+                                row &= CELL_ROW[cells[k]] == CELL_ROW[cells[0]];
+                                col &= CELL_COL[cells[k]] == CELL_COL[cells[0]];
+                            }
+                            if (row || col)
+                                continue;
+                        }
+                        if (wings_of(&search, unit, cells, size)) {
+                            Py_DECREF(search.out);
+                            return NULL;
+                        }
+                    }
+    }
+    return search.out;
+}
+
 static PyMethodDef methods[] = {
     {"narrow_groups", py_narrow_groups, METH_VARARGS, narrow_groups_doc},
     {"subset_groups", py_subset_groups, METH_VARARGS, subset_groups_doc},
     {"pointings", py_pointings, METH_O, pointings_doc},
     {"claimings", py_claimings, METH_O, claimings_doc},
     {"locked_groups", py_locked_groups, METH_VARARGS, locked_groups_doc},
+    {"bivalue_wings", py_bivalue_wings, METH_VARARGS, bivalue_wings_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -534,5 +709,6 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__scan(void) {
     unit_tables();
+    peer_tables();
     return PyModule_Create(&module);
 }

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
+from sudoku_lens.logic._scan import bivalue_wings
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.patterns.chains import SEGMENTS, length_bonus
@@ -79,28 +80,14 @@ class Als:
         return f"{{{cells}}} ({digits})"
 
 
-def gather(
-    grid: CandidateGrid,
-    max_cells: int = MAX_CELLS,
-    *,
-    min_cells: int = 1,
-    pairs: frozenset[int] | None = None,
-) -> list[Als]:
-    """Every ALS of `min_cells` to `max_cells` cells (single bivalue cells included), smallest
-    first; with `pairs` (digit masks), only those that hold both digits of one of them."""
+def gather(grid: CandidateGrid, max_cells: int = MAX_CELLS) -> list[Als]:
+    """Every ALS of up to `max_cells` cells (single bivalue cells included), smallest first."""
     found: dict[int, Als] = {}
-    holds_a_pair: dict[int, bool] = {}
     cands = grid.cands
     for unit, unit_cells in enumerate(UNITS):
         for als in _unit_als(unit, tuple(cands[cell] for cell in unit_cells), max_cells):
-            if als.size < min_cells or als.cells in found:
-                continue
-            if pairs is not None:
-                if als.mask not in holds_a_pair:
-                    holds_a_pair[als.mask] = any(not pair & ~als.mask for pair in pairs)
-                if not holds_a_pair[als.mask]:
-                    continue
-            found[als.cells] = als
+            if als.cells not in found:
+                found[als.cells] = als
     return sorted(found.values(), key=lambda a: (a.size, a.cells))
 
 
@@ -663,44 +650,26 @@ def _bivalue_wing(grid: CandidateGrid, wing_cells: int, name: str, base: float) 
     """ALS-XZ between a bivalue cell and an ALS of `wing_cells` cells: Sudoku Explainer's
     (Sukaku Explainer's) WXYZ-Wing (3 cells) and VWXYZ-Wing (4 cells), rated as it rates them:
     `base` plus 0.1 for each step the largest cell's candidate count is nearer the middle of 2
-    and the wing's digit count (the middle size is the hardest to spot). Easiest first. Only
-    the ALS are gathered (cached per state), not their links, and only those of three or four
-    cells that hold both digits of some bivalue cell, which keeps it lean."""
-    store = kept("als-wings", state_key(grid))
+    and the wing's digit count (the middle size is the hardest to spot). Easiest first, then
+    by the ALS's cells, the bivalue cell and x. The search is `_scan.bivalue_wings`, in C: it
+    runs on most states of a rating path, and finds nothing on most."""
     cands = grid.cands
-    if "sets" not in store:
-        pairs = frozenset(mask for mask in cands if BIT_COUNT[mask] == 2)
-        store["sets"] = gather(grid, min_cells=3, pairs=pairs)
-        store["bivalue"] = sum(1 << cell for cell in range(81) if BIT_COUNT[cands[cell]] == 2)
-    bivalue: int = store["bivalue"]  # type: ignore[assignment]
-    digit_cells = grid.digit_cells
     digits = wing_cells + 1
     middle = (digits + 2) // 2
-    found = []
-    for wing in store["sets"]:  # type: ignore[attr-defined]
-        if wing.size != wing_cells:
-            continue
-        rating = None
-        for x in digits_of(wing.mask):
-            for cell in _cells(wing.seers[x] & digit_cells[x] & bivalue):
-                pair = cands[cell]
-                if pair & ~wing.mask:
-                    continue
-                z = digits_of(pair & ~(1 << (x - 1)))[0]
-                targets = digit_cells[z] & wing.seers[z] & PEER_SETS[cell]
-                if not targets:
-                    continue
-                if rating is None:
-                    largest = max(BIT_COUNT[cands[c]] for c in _cells(wing.cells))
-                    rating = round(base + (digits - middle - abs(middle - largest)) * 0.1, 1)
-                found.append((rating, wing.cells, cell, x, z, targets, wing))
-    found.sort(key=lambda item: item[:3])
+    found = sorted(
+        (round(base + (digits - middle - abs(middle - largest)) * 0.1, 1), cells, cell, x, z, t, u)
+        for largest, cells, u, cell, x, z, t in bivalue_wings(cands, wing_cells)
+    )
     done: Done = set()
-    for rating, _, cell, x, z, targets, wing in found:
+    for rating, cells, cell, x, z, targets, unit in found:
         eliminations = [(target, z) for target in _cells(targets)]
         if not _first_time(eliminations, done):
             continue
-        pair = _make(grid.digit_cells, wing.unit, 1 << cell, cands[cell])
+        mask = 0
+        for member in _cells(cells):
+            mask |= cands[member]
+        wing = _make(grid.digit_cells, unit, cells, mask)
+        pair = _make(grid.digit_cells, unit, 1 << cell, cands[cell])
         yield _step(
             name,
             rating,
