@@ -13,10 +13,14 @@ from hypothesis import strategies as st
 from sudoku_lens.logic._scan import (
     bivalue_wings,
     claimings,
+    full_houses,
+    hidden_singles,
     locked_groups,
     narrow_groups,
     pointings,
+    strong_links,
     subset_groups,
+    two_link_chains,
 )
 from sudoku_lens.logic.units import BOX, COL, PEERS, ROW, UNITS
 
@@ -66,6 +70,24 @@ def test_subsets_are_those_of_the_definition(cands: list[int], size: int) -> Non
 
 def _places(cands: list[int], unit: int, digit: int) -> list[int]:
     return [cell for cell in UNITS[unit] if cands[cell] >> (digit - 1) & 1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(_GRIDS, st.lists(st.integers(0, 9), min_size=81, max_size=81))
+def test_singles_are_those_of_the_definition(cands: list[int], values: list[int]) -> None:
+    hidden = [
+        (unit, places[0], digit)
+        for unit in [*range(18, 27), *range(18)]
+        for digit in range(1, 10)
+        if len(places := _places(cands, unit, digit)) == 1
+    ]
+    assert hidden_singles(cands) == hidden
+    houses = []
+    for unit, cells in enumerate(UNITS):
+        empty = [cell for cell in cells if not values[cell]]
+        if len(empty) == 1 and _bits(cands[empty[0]]) == 1:
+            houses.append((unit, empty[0], cands[empty[0]].bit_length()))
+    assert full_houses(values, cands) == houses
 
 
 @settings(max_examples=60, deadline=None)
@@ -155,6 +177,58 @@ def _wings_by_definition(cands: list[int], size: int) -> list[tuple]:
 def test_wings_are_those_of_the_definition(digit_sets: list[set[int]], size: int) -> None:
     cands = [sum(1 << d - 1 for d in digits) for digits in digit_sets]
     assert bivalue_wings(cands, size) == _wings_by_definition(cands, size)
+
+
+def _links_by_definition(cands: list[int], digit: int) -> list[tuple[int, int, int]]:
+    links: list[tuple[int, int, int]] = []
+    for unit in range(27):
+        places = _places(cands, unit, digit)
+        if len(places) == 2 and not any(link[:2] == tuple(places) for link in links):
+            links.append((places[0], places[1], unit))
+    return links
+
+
+def _shape_by_definition(a1: int, a2: int, u1: int, b1: int, b2: int, u2: int) -> int:
+    kinds = (u1 // 9, u2 // 9)
+    if kinds == (0, 0) and COL[a2] == COL[b1]:
+        return 0 if COL[a1] == COL[b2] else 1  # both ends in line: an x-wing
+    if kinds == (1, 1) and ROW[a2] == ROW[b1]:
+        return 0 if ROW[a1] == ROW[b2] else 1
+    if set(kinds) == {0, 1} and BOX[a2] == BOX[b1] != BOX[a1] and BOX[b2] != BOX[b1]:
+        return 2
+    return 3
+
+
+@settings(max_examples=60, deadline=None)
+@given(_GRIDS)
+def test_strong_links_and_two_link_chains_are_those_of_the_definition(cands: list[int]) -> None:
+    links = [[]] + [_links_by_definition(cands, digit) for digit in range(1, 10)]
+    assert strong_links(cands) == links
+    chains = []
+    for digit in range(1, 10):
+        ends = sorted({cell for link in links[digit] for cell in link[:2]})
+        for k, (x, y, u1) in enumerate(links[digit]):
+            for a1, a2 in ((x, y), (y, x)):
+                for b1 in ends:
+                    if b1 == a1 or b1 not in PEERS[a2]:
+                        continue
+                    for b_x, b_y, u2 in links[digit][k + 1 :]:
+                        b2 = {b_x: b_y, b_y: b_x}.get(b1)
+                        if b2 is None or b2 in (a1, a2):
+                            continue
+                        removed = [
+                            c
+                            for c in range(81)
+                            if cands[c] >> (digit - 1) & 1
+                            and c not in (a2, b1)
+                            and c in PEERS[a1]
+                            and c in PEERS[b2]
+                        ]
+                        shape = _shape_by_definition(a1, a2, u1, b1, b2, u2)
+                        if removed and shape:
+                            where = sum(1 << c for c in removed)
+                            chains.append((shape, digit, a1, a2, u1, b1, b2, u2, where))
+    assert two_link_chains(cands) == chains
 
 
 @settings(max_examples=100, deadline=None)

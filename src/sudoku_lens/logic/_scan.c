@@ -1,14 +1,16 @@
 /*
- * The logical solver's unit scans, in C: naked and hidden subsets, pointing, claiming, locked
- * pairs and triples, the narrow groups of lines that basic fish are made of, and the WXYZ- and
- * VWXYZ-wings (an ALS of 3 or 4 cells and a bivalue cell).
+ * The logical solver's unit scans, in C: full houses and hidden singles, naked and hidden
+ * subsets, pointing, claiming, locked pairs and triples, the narrow groups of lines that basic
+ * fish are made of, the WXYZ- and VWXYZ-wings (an ALS of 3 or 4 cells and a bivalue cell), and
+ * each digit's strong links and the chains of two of them (skyscraper, two-string kite, turbot
+ * fish).
  *
  * Sudoku Explainer's rating asks for the easiest step at every state of a solving path, so
- * these searches, the first ones tried, run on every state of every puzzle rated, and most of
- * them find nothing. In Python they took about a third of the rating time. Here each one takes
+ * these searches, the first ones tried, run on most states of every puzzle rated, and most of
+ * them find nothing. In Python they took over half of the rating time. Here each one takes
  * the state's 81 candidate masks (bit d-1 for digit d, 0 for a filled cell) and returns, in
- * the order the techniques look, only the patterns that remove a candidate; the techniques
- * (sudoku_lens.logic.patterns.subsets and .intersections) turn each into a step.
+ * the order the techniques look, only the patterns that prove something; the techniques (in
+ * sudoku_lens.logic.patterns) turn each into a step, as they did when they searched.
  *
  * Geometry as in sudoku_lens.logic.units: cells 0-80 row by row; units 0-8 rows, 9-17
  * columns, 18-26 boxes, each with its cells in reading order. A cell set is kept as two 64-bit
@@ -405,6 +407,65 @@ static int outside(const unsigned cands[81], int unit, int other, int d) {
     return 0;
 }
 
+PyDoc_STRVAR(hidden_singles_doc,
+             "hidden_singles(cands) -> list of (unit, cell, digit)\n\n"
+             "Each digit with one place left in a unit: the boxes first (units 18-26), then the "
+             "rows and columns (0-17), each unit's digits in increasing order.");
+
+static PyObject *py_hidden_singles(PyObject *self, PyObject *object) {
+    unsigned cands[81];
+    if (read_cands(object, cands))
+        return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out)
+        return NULL;
+    for (int k = 0; k < 27; k++) {
+        int unit = (k + 18) % 27;
+        for (int d = 0; d < 9; d++) {
+            unsigned places = unit_places(cands, unit, d);
+            if (count_bits(places) == 1 &&
+                append_new(out, Py_BuildValue("(iii)", unit, UNIT[unit][LOW[places]], d + 1))) {
+                Py_DECREF(out);
+                return NULL;
+            }
+        }
+    }
+    return out;
+}
+
+PyDoc_STRVAR(full_houses_doc,
+             "full_houses(values, cands) -> list of (unit, cell, digit)\n\n"
+             "Each unit with one empty cell left (value 0) whose one candidate is `digit`, "
+             "units in increasing order.");
+
+static PyObject *py_full_houses(PyObject *self, PyObject *args) {
+    PyObject *values_object, *cands_object;
+    unsigned values[81], cands[81];
+    if (!PyArg_ParseTuple(args, "OO:full_houses", &values_object, &cands_object))
+        return NULL;
+    if (read_cands(values_object, values) || read_cands(cands_object, cands))
+        return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out)
+        return NULL;
+    for (int unit = 0; unit < 27; unit++) {
+        int empty = 0, last = 0;
+        for (int i = 0; i < 9; i++) {
+            if (!values[UNIT[unit][i]]) {
+                empty++;
+                last = UNIT[unit][i];
+            }
+        }
+        if (empty != 1 || count_bits(cands[last]) != 1)
+            continue;
+        if (append_new(out, Py_BuildValue("(iii)", unit, last, LOW[cands[last]] + 1))) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
 PyDoc_STRVAR(pointings_doc,
              "pointings(cands) -> list of (box, line, digit)\n\n"
              "Each digit whose two or more places in a box lie in one row or column that holds "
@@ -689,13 +750,161 @@ static PyObject *py_bivalue_wings(PyObject *self, PyObject *args) {
     return search.out;
 }
 
+typedef struct {
+    int a, b, unit;
+} StrongLink;
+
+/* The strong links of digit `d` (0-8): units with exactly two places for it, as (lower cell,
+ * higher cell, unit), units in increasing order, a pair met again in a later unit (a row or
+ * column pair in one box) left out. Returns how many (at most 27). */
+static int links_of(const unsigned cands[81], int d, StrongLink links[27]) {
+    int count = 0;
+    for (int unit = 0; unit < 27; unit++) {
+        unsigned places = unit_places(cands, unit, d);
+        if (count_bits(places) != 2)
+            continue;
+        int a = UNIT[unit][LOW[places]], b = UNIT[unit][HIGH[places]];
+        if (a > b) {
+            int t = a;
+            a = b;
+            b = t;
+        }
+        int seen = 0;
+        for (int k = 0; k < count && !seen; k++)
+            seen = links[k].a == a && links[k].b == b;
+        if (!seen) {
+            links[count].a = a;
+            links[count].b = b;
+            links[count++].unit = unit;
+        }
+    }
+    return count;
+}
+
+PyDoc_STRVAR(strong_links_doc,
+             "strong_links(cands) -> list of 10 lists of (cell, cell, unit)\n\n"
+             "For each digit (index 0 empty), its strong links: the units with exactly two "
+             "places for it, as (lower cell, higher cell, unit), units in increasing order, a "
+             "pair already met in an earlier unit left out.");
+
+static PyObject *py_strong_links(PyObject *self, PyObject *object) {
+    unsigned cands[81];
+    if (read_cands(object, cands))
+        return NULL;
+    PyObject *out = PyList_New(10);
+    if (!out)
+        return NULL;
+    for (int digit = 0; digit < 10; digit++) {
+        StrongLink links[27];
+        int count = digit ? links_of(cands, digit - 1, links) : 0;
+        PyObject *list = PyList_New(count);
+        if (!list) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, digit, list);
+        for (int k = 0; k < count; k++) {
+            PyObject *link = Py_BuildValue("(iii)", links[k].a, links[k].b, links[k].unit);
+            if (!link) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            PyList_SET_ITEM(list, k, link);
+        }
+    }
+    return out;
+}
+
+enum { NO_SHAPE, SKYSCRAPER, KITE, TURBOT };
+
+/* Which name the chain a1=a2-b1=b2 (strong links in units u1, u2) goes by; NO_SHAPE for two
+ * parallel links whose both ends line up (an x-wing, not a chain). */
+static int chain_shape(int a1, int a2, int u1, int b1, int b2, int u2) {
+    int k1 = u1 / 9, k2 = u2 / 9;
+    if (k1 == 0 && k2 == 0 && CELL_COL[a2] == CELL_COL[b1])
+        return CELL_COL[a1] == CELL_COL[b2] ? NO_SHAPE : SKYSCRAPER;
+    if (k1 == 1 && k2 == 1 && CELL_ROW[a2] == CELL_ROW[b1])
+        return CELL_ROW[a1] == CELL_ROW[b2] ? NO_SHAPE : SKYSCRAPER;
+    if (((k1 == 0 && k2 == 1) || (k1 == 1 && k2 == 0)) && CELL_BOX[a2] == CELL_BOX[b1] &&
+        CELL_BOX[a1] != CELL_BOX[a2] && CELL_BOX[b2] != CELL_BOX[b1])
+        return KITE;
+    return TURBOT;
+}
+
+PyDoc_STRVAR(two_link_chains_doc,
+             "two_link_chains(cands) -> list of (shape, digit, a1, a2, u1, b1, b2, u2, removed)\n\n"
+             "Every chain a1=a2-b1=b2 of two strong links of one digit (in units u1 and u2) "
+             "whose inner ends see each other, with the cells holding the digit that see both "
+             "outer ends (`removed`, a cell set, never empty); shape 1 skyscraper, 2 two-string "
+             "kite, 3 turbot fish. Digit by digit; for each link in `strong_links` order, each "
+             "end as a2 in turn, b1 in increasing order and the second link after the first.");
+
+static PyObject *py_two_link_chains(PyObject *self, PyObject *object) {
+    unsigned cands[81];
+    if (read_cands(object, cands))
+        return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out)
+        return NULL;
+    for (int d = 0; d < 9; d++) {
+        StrongLink links[27];
+        int count = links_of(cands, d, links);
+        if (count < 2)
+            continue;
+        int is_end[81] = {0}, ends[54], end_count = 0;
+        for (int k = 0; k < count; k++)
+            is_end[links[k].a] = is_end[links[k].b] = 1;
+        for (int cell = 0; cell < 81; cell++)
+            if (is_end[cell])
+                ends[end_count++] = cell;
+        for (int k = 0; k < count; k++) {
+            for (int side = 0; side < 2; side++) {
+                int a1 = side ? links[k].b : links[k].a, a2 = side ? links[k].a : links[k].b;
+                for (int e = 0; e < end_count; e++) {
+                    int b1 = ends[e];
+                    if (b1 == a1 || !has_cell(PEER[a2], b1))
+                        continue;
+                    for (int m = k + 1; m < count; m++) {
+                        int b2 = links[m].a == b1 ? links[m].b : links[m].b == b1 ? links[m].a : -1;
+                        if (b2 < 0 || b2 == a1 || b2 == a2)
+                            continue;
+                        CellSet removed = {0, 0};
+                        for (int cell = 0; cell < 81; cell++)
+                            if (cands[cell] >> d & 1 && cell != a2 && cell != b1 &&
+                                has_cell(PEER[a1], cell) && has_cell(PEER[b2], cell))
+                                add_cell(&removed, cell);
+                        if (!removed.lo && !removed.hi)
+                            continue;
+                        int shape = chain_shape(a1, a2, links[k].unit, b1, b2, links[m].unit);
+                        if (shape == NO_SHAPE)
+                            continue;
+                        PyObject *removed_object = cell_set_object(removed);
+                        if (!removed_object ||
+                            append_new(out, Py_BuildValue("(iiiiiiiiN)", shape, d + 1, a1, a2,
+                                                          links[k].unit, b1, b2, links[m].unit,
+                                                          removed_object))) {
+                            Py_DECREF(out);
+                            return NULL;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"hidden_singles", py_hidden_singles, METH_O, hidden_singles_doc},
+    {"full_houses", py_full_houses, METH_VARARGS, full_houses_doc},
     {"narrow_groups", py_narrow_groups, METH_VARARGS, narrow_groups_doc},
     {"subset_groups", py_subset_groups, METH_VARARGS, subset_groups_doc},
     {"pointings", py_pointings, METH_O, pointings_doc},
     {"claimings", py_claimings, METH_O, claimings_doc},
     {"locked_groups", py_locked_groups, METH_VARARGS, locked_groups_doc},
     {"bivalue_wings", py_bivalue_wings, METH_VARARGS, bivalue_wings_doc},
+    {"strong_links", py_strong_links, METH_O, strong_links_doc},
+    {"two_link_chains", py_two_link_chains, METH_O, two_link_chains_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from sudoku_lens.logic import _scan
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.patterns._common import (
     BOX_SETS,
@@ -25,11 +26,8 @@ from sudoku_lens.logic.patterns._common import (
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Link, Step
 from sudoku_lens.logic.units import (
-    BOX,
     COL,
-    PEER_SETS,
     ROW,
-    UNIT_SETS,
     cell_name,
     cells_of,
     unit_name,
@@ -46,72 +44,26 @@ def strong_links(grid: CandidateGrid, digit: int) -> list[tuple[int, int, int]]:
 
 
 def _all_strong_links(grid: CandidateGrid) -> list[list[tuple[int, int, int]]]:
-    found: list[list[tuple[int, int, int]]] = [[]]
-    for digit in range(1, 10):
-        links = []
-        seen = set()
-        digit_cells = grid.digit_cells[digit]
-        for unit in range(27):
-            places = digit_cells & UNIT_SETS[unit]
-            if not places:
-                continue
-            low = places & -places
-            rest = places ^ low
-            if not rest or rest & (rest - 1):
-                continue
-            pair = (low.bit_length() - 1, rest.bit_length() - 1)
-            if pair not in seen:
-                seen.add(pair)
-                links.append((pair[0], pair[1], unit))
-        found.append(links)
-    return found
-
-
-def _shape(a1: int, a2: int, u1: int, b1: int, b2: int, u2: int) -> str:
-    """Which name the chain a1=a2-b1=b2 goes by."""
-    k1, k2 = u1 // 9, u2 // 9
-    if k1 == k2 == 0 and COL[a2] == COL[b1]:
-        return "" if COL[a1] == COL[b2] else "skyscraper"
-    if k1 == k2 == 1 and ROW[a2] == ROW[b1]:
-        return "" if ROW[a1] == ROW[b2] else "skyscraper"
-    if {k1, k2} == {0, 1} and BOX[a2] == BOX[b1] and BOX[a1] != BOX[a2] and BOX[b2] != BOX[b1]:
-        return "two-string-kite"
-    return "turbot-fish"
+    return _scan.strong_links(grid.cands)
 
 
 def _two_link_chains(grid: CandidateGrid, name: str) -> Iterator[Step]:
     yield from per_state(grid, "two-link-chains", _all_two_link_chains).get(name, ())
 
 
+_SHAPES = ("", "skyscraper", "two-string-kite", "turbot-fish")
+"""The names of `_scan.two_link_chains`'s shapes, by number."""
+
+
 def _all_two_link_chains(grid: CandidateGrid) -> dict[str, list[Step]]:
-    """Every chain of two strong links joined by a weak one, by the name of its shape."""
+    """Every chain of two strong links joined by a weak one, by the name of its shape (found by
+    `_scan.two_link_chains`, in C: the rating path asks on most states of a hard puzzle)."""
     found: dict[str, list[Step]] = {}
-    for digit in range(1, 10):
-        links = strong_links(grid, digit)
-        if len(links) < 2:
-            continue
-        digit_cells = grid.digit_cells[digit]
-        ends: dict[int, list[tuple[int, int]]] = {}
-        end_set = 0
-        for k, (x, y, _) in enumerate(links):
-            ends.setdefault(x, []).append((k, y))
-            ends.setdefault(y, []).append((k, x))
-            end_set |= 1 << x | 1 << y
-        for k, (x, y, u1) in enumerate(links):
-            for a1, a2 in ((x, y), (y, x)):
-                for b1 in cells_of(PEER_SETS[a2] & end_set & ~(1 << a1)):
-                    for m, b2 in ends[b1]:
-                        if m <= k or b2 in (a1, a2):
-                            continue
-                        removed = digit_cells & PEER_SETS[a1] & PEER_SETS[b2] & ~(1 << a2 | 1 << b1)
-                        if not removed:
-                            continue
-                        u2 = links[m][2]
-                        name = _shape(a1, a2, u1, b1, b2, u2)
-                        if name:
-                            found.setdefault(name, []).append(
-                                _chain_step(name, digit, (a1, a2, u1), (b1, b2, u2), removed)
-                            )
+    for shape, digit, a1, a2, u1, b1, b2, u2, removed in _scan.two_link_chains(grid.cands):
+        name = _SHAPES[shape]
+        found.setdefault(name, []).append(
+            _chain_step(name, digit, (a1, a2, u1), (b1, b2, u2), removed)
+        )
     return found
 
 
