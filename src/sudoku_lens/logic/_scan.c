@@ -153,9 +153,9 @@ static PyObject *int_tuple(const int *values, int count) {
 }
 
 /*
- * The groups of `size` items (key, bits) of 2 to `size` bits each whose bits together number
- * `size`, as sudoku_lens.logic.patterns._common.narrow_groups finds them and in its order:
- * increasing first item, then second, ...; two items make a pair only with the same bits.
+ * The groups of `size` items (key, 9-bit mask) of 2 to `size` bits each whose bits together
+ * number `size`, in order of the first item, then the second, and so on; a group grows only
+ * while its union stays that narrow, and two items make a pair only with the same bits.
  * Calls found(keys, union, context) for each; stops early when it returns nonzero.
  */
 typedef int (*GroupFound)(const int *keys, unsigned bits_union, void *context);

@@ -36,7 +36,15 @@ from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.patterns.chains import SEGMENTS, length_bonus
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Step
-from sudoku_lens.logic.units import BIT_COUNT, PEER_SETS, UNIT_SETS, UNITS, cell_name, digits_of
+from sudoku_lens.logic.units import (
+    BIT_COUNT,
+    PEER_SETS,
+    UNIT_SETS,
+    UNITS,
+    cell_name,
+    cells_of,
+    digits_of,
+)
 
 MAX_CELLS = 4
 """Largest ALS looked at first: the ALS techniques search these, and only when they find nothing
@@ -51,13 +59,6 @@ MIDDLE_CELLS = 3
 its search in bounds."""
 CHAIN_SETS = 6
 """Most ALS in an ALS-XY-chain."""
-
-
-def _cells(bits: int) -> Iterator[int]:
-    while bits:
-        low = bits & -bits
-        yield low.bit_length() - 1
-        bits ^= low
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,7 +76,7 @@ class Als:
     """The number of cells."""
 
     def name(self) -> str:
-        cells = ", ".join(cell_name(c) for c in _cells(self.cells))
+        cells = ", ".join(cell_name(c) for c in cells_of(self.cells))
         digits = "".join(str(d) for d in digits_of(self.mask))
         return f"{{{cells}}} ({digits})"
 
@@ -130,7 +131,7 @@ def _make(places: list[int], unit: int, cells: int, mask: int) -> Als:
     for d in digits_of(mask):
         holding = cells & places[d]
         seen = -1
-        for cell in _cells(holding):
+        for cell in cells_of(holding):
             seen &= PEER_SETS[cell]
         holders[d] = holding
         seers[d] = seen & ~cells
@@ -166,11 +167,11 @@ def _index(grid: CandidateGrid, max_cells: int) -> _Index:
                 )
             for holders, members in groups.items():
                 reach = -1
-                for cell in _cells(holders):
+                for cell in cells_of(holders):
                     reach &= PEER_SETS[cell]
                 linked = [
                     others
-                    for first in _cells(reach & digit_cells[x])
+                    for first in cells_of(reach & digit_cells[x])
                     for other, others in by_first.get(first, ())
                     if not other & ~reach
                 ]
@@ -234,7 +235,7 @@ def _eliminations(
     for z in digits_of(common):
         if z in excluded:
             continue
-        found.extend((cell, z) for cell in _cells(_targets(grid, z, ends)))
+        found.extend((cell, z) for cell in cells_of(_targets(grid, z, ends)))
     return sorted(found)
 
 
@@ -258,7 +259,7 @@ def _step(
 ) -> Step:
     cells = list(extra_cells)
     for als in group:
-        cells.extend(_cells(als.cells))
+        cells.extend(cells_of(als.cells))
     return Step(
         technique=technique,
         rating=rating,
@@ -268,7 +269,7 @@ def _step(
         candidates=tuple(
             (cell, d)
             for als in group
-            for cell in _cells(als.cells)
+            for cell in cells_of(als.cells)
             for d in digits_of(_cell_mask(als, cell))
         ),
         units=tuple(dict.fromkeys(als.unit for als in group)),
@@ -347,11 +348,11 @@ def _doubly_linked(
     digit_cells = grid.digit_cells
     found = set()
     for x in rccs:
-        found.update((cell, x) for cell in _cells(_targets(grid, x, [a, b])))
+        found.update((cell, x) for cell in cells_of(_targets(grid, x, [a, b])))
     for als in (a, b):
         for d in digits_of(als.mask):
             if d not in rccs:
-                found.update((cell, d) for cell in _cells(als.seers[d] & digit_cells[d]))
+                found.update((cell, d) for cell in cells_of(als.seers[d] & digit_cells[d]))
     return sorted(found)
 
 
@@ -497,7 +498,7 @@ def _blossoms(
             targets = _targets(grid, z, chosen) & ~(1 << stem)
             if grid.cands[stem] >> (z - 1) & 1:
                 targets &= PEER_SETS[stem]
-            eliminations.extend((cell, z) for cell in _cells(targets))
+            eliminations.extend((cell, z) for cell in cells_of(targets))
         eliminations.sort()
         if not _first_time(eliminations, done):
             continue
@@ -535,11 +536,11 @@ def _sue_de_coq(grid: CandidateGrid, largest: int, smaller: int) -> Iterator[Ste
     `smaller`."""
     cands = grid.cands
     for box, line, segment in SEGMENTS:
-        inside = [c for c in _cells(segment) if cands[c]]
+        inside = [c for c in cells_of(segment) if cands[c]]
         if len(inside) < 2:
             continue
-        line_rest = [c for c in _cells(UNIT_SETS[line] & ~segment) if cands[c]]
-        box_rest = [c for c in _cells(UNIT_SETS[box] & ~segment) if cands[c]]
+        line_rest = [c for c in cells_of(UNIT_SETS[line] & ~segment) if cands[c]]
+        box_rest = [c for c in cells_of(UNIT_SETS[box] & ~segment) if cands[c]]
         if smaller and max(len(line_rest), len(box_rest)) <= smaller:
             continue
         line_subsets = _subsets(cands, line_rest, largest)
@@ -618,10 +619,10 @@ def _sue_de_coq_step(
     line_digits = line_mask | (core_mask & ~box_mask)
     box_digits = box_mask | (core_mask & ~line_mask)
     eliminations = []
-    for cell in _cells(UNIT_SETS[line]):
+    for cell in cells_of(UNIT_SETS[line]):
         if cell not in all_cells:
             eliminations.extend((cell, d) for d in digits_of(grid.cands[cell] & line_digits))
-    for cell in _cells(UNIT_SETS[box]):
+    for cell in cells_of(UNIT_SETS[box]):
         if cell not in all_cells:
             eliminations.extend((cell, d) for d in digits_of(grid.cands[cell] & box_digits))
     eliminations = sorted(set(eliminations))
@@ -662,11 +663,11 @@ def _bivalue_wing(grid: CandidateGrid, wing_cells: int, name: str, base: float) 
     )
     done: Done = set()
     for rating, cells, cell, x, z, targets, unit in found:
-        eliminations = [(target, z) for target in _cells(targets)]
+        eliminations = [(target, z) for target in cells_of(targets)]
         if not _first_time(eliminations, done):
             continue
         mask = 0
-        for member in _cells(cells):
+        for member in cells_of(cells):
             mask |= cands[member]
         wing = _make(grid.digit_cells, unit, cells, mask)
         pair = _make(grid.digit_cells, unit, 1 << cell, cands[cell])

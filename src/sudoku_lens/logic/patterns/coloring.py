@@ -25,16 +25,9 @@ from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.patterns.chains import length_bonus
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Link, Step, a_digit
-from sudoku_lens.logic.units import PEER_SETS, UNIT_SETS, cell_name
+from sudoku_lens.logic.units import PEER_SETS, UNIT_SETS, cell_name, cells_of
 
 BASE = 6.5
-
-
-def _cells(bits: int) -> Iterator[int]:
-    while bits:
-        low = bits & -bits
-        yield low.bit_length() - 1
-        bits ^= low
 
 
 @dataclass
@@ -73,7 +66,7 @@ class Cluster:
     def nearest(self, color: int, cell: int, near: int) -> tuple[int, int]:
         """(distance, cell): the cell of `color` seen by `near` closest to `cell`."""
         return min(
-            (self.distance(cell, c), c) for c in _cells(self.colors[color] & PEER_SETS[near])
+            (self.distance(cell, c), c) for c in cells_of(self.colors[color] & PEER_SETS[near])
         )
 
 
@@ -95,7 +88,7 @@ def _clusters(grid: CandidateGrid, digit: int) -> list[Cluster]:
     for unit in UNIT_SETS:
         here = places & unit
         if here.bit_count() == 2:
-            a, b = _cells(here)
+            a, b = cells_of(here)
             if b not in partners.get(a, []):
                 partners.setdefault(a, []).append(b)
                 partners.setdefault(b, []).append(a)
@@ -117,7 +110,7 @@ def _clusters(grid: CandidateGrid, digit: int) -> list[Cluster]:
         done.update(order)
         seen = [0, 0]
         for color in (0, 1):
-            for cell in _cells(colors[color]):
+            for cell in cells_of(colors[color]):
                 seen[color] |= PEER_SETS[cell]
         members = set(order)
         found.append(
@@ -151,11 +144,11 @@ def simple_colors_trap(grid: CandidateGrid) -> Iterator[Step]:
                 continue
             targets = grid.digit_cells[digit] & cluster.seen[0] & cluster.seen[1] & ~cluster.cells
             proofs = []
-            for target in _cells(targets):
+            for target in cells_of(targets):
                 best = min(
                     (cluster.distance(x, y), x, y)
-                    for x in _cells(cluster.colors[0] & PEER_SETS[target])
-                    for y in _cells(cluster.colors[1] & PEER_SETS[target])
+                    for x in cells_of(cluster.colors[0] & PEER_SETS[target])
+                    for y in cells_of(cluster.colors[1] & PEER_SETS[target])
                 )
                 if best[0] >= 3:
                     proofs.append((best, target))
@@ -176,8 +169,8 @@ def simple_colors_trap(grid: CandidateGrid) -> Iterator[Step]:
                         f"{cell_name(eliminated[0])}: {cell_name(x)} and {cell_name(y)}), so "
                         f"{_names(eliminated)} cannot be {digit}.",
                         eliminations=tuple((t, digit) for t in eliminated),
-                        cells=tuple(_cells(cluster.cells)),
-                        candidates=tuple((c, digit) for c in _cells(cluster.cells)),
+                        cells=tuple(cells_of(cluster.cells)),
+                        candidates=tuple((c, digit) for c in cells_of(cluster.cells)),
                         links=cluster.links(),
                     ),
                 )
@@ -194,7 +187,7 @@ def simple_colors_wrap(grid: CandidateGrid) -> Iterator[Step]:
             for color in (0, 1):
                 cells = cluster.colors[color]
                 clash = next(
-                    ((a, b) for a in _cells(cells) for b in _cells(cells & PEER_SETS[a])), None
+                    ((a, b) for a in cells_of(cells) for b in cells_of(cells & PEER_SETS[a])), None
                 )
                 if clash is None:
                     continue
@@ -204,10 +197,10 @@ def simple_colors_wrap(grid: CandidateGrid) -> Iterator[Step]:
                     rating=round(BASE + length_bonus(cluster.distance(a, b) + 1), 1),
                     explanation=f"{_colored(cluster)}, one color holds every {digit}; "
                     f"{cell_name(a)} and {cell_name(b)} share a color and a unit, so that "
-                    f"color holds no {digit}: {_names(_cells(cells))} cannot be {digit}.",
-                    eliminations=tuple((c, digit) for c in _cells(cells)),
-                    cells=tuple(_cells(cluster.cells)),
-                    candidates=tuple((c, digit) for c in _cells(cluster.cells)),
+                    f"color holds no {digit}: {_names(cells_of(cells))} cannot be {digit}.",
+                    eliminations=tuple((c, digit) for c in cells_of(cells)),
+                    cells=tuple(cells_of(cluster.cells)),
+                    candidates=tuple((c, digit) for c in cells_of(cluster.cells)),
                     links=cluster.links(),
                 )
 
@@ -226,8 +219,8 @@ def _bridges(grid: CandidateGrid, digit: int) -> Iterator[tuple[Cluster, int, Cl
 
 
 def _bridge_cells(first: Cluster, i: int, second: Cluster, j: int) -> tuple[int, int]:
-    a = next(c for c in _cells(first.colors[i]) if PEER_SETS[c] & second.colors[j])
-    b = next(c for c in _cells(second.colors[j]) if PEER_SETS[a] >> c & 1)
+    a = next(c for c in cells_of(first.colors[i]) if PEER_SETS[c] & second.colors[j])
+    b = next(c for c in cells_of(second.colors[j]) if PEER_SETS[a] >> c & 1)
     return a, b
 
 
@@ -264,9 +257,9 @@ def multi_colors_1(grid: CandidateGrid) -> Iterator[Step]:
                 parts.append(
                     f"{cell_name(a)} and {cell_name(b)} see each other, so their colors are "
                     f"not both true and one of the two other colors holds {a_digit(digit)}: "
-                    f"{_names(_cells(targets))} {'see' if many else 'sees'} both of them"
+                    f"{_names(cells_of(targets))} {'see' if many else 'sees'} both of them"
                 )
-            key = tuple(_cells(eliminated))
+            key = tuple(cells_of(eliminated))
             if not eliminated or key in done:
                 continue
             done.add(key)
@@ -275,10 +268,10 @@ def multi_colors_1(grid: CandidateGrid) -> Iterator[Step]:
                 rating=round(BASE + 0.1 + length_bonus(nodes), 1),
                 explanation=f"Two clusters of {digit}s joined by conjugate pairs are colored; "
                 + "; ".join(parts)
-                + f". So {_names(_cells(eliminated))} cannot be {digit}.",
-                eliminations=tuple((t, digit) for t in _cells(eliminated)),
-                cells=tuple(_cells(first.cells | second.cells)),
-                candidates=tuple((c, digit) for c in _cells(first.cells | second.cells)),
+                + f". So {_names(cells_of(eliminated))} cannot be {digit}.",
+                eliminations=tuple((t, digit) for t in cells_of(eliminated)),
+                cells=tuple(cells_of(first.cells | second.cells)),
+                candidates=tuple((c, digit) for c in cells_of(first.cells | second.cells)),
                 links=(*first.links(), *second.links(), *links),
             )
 
@@ -305,10 +298,10 @@ def multi_colors_2(grid: CandidateGrid) -> Iterator[Step]:
                         f"colored; one color of the first sees both colors of the second "
                         f"({cell_name(a0)} sees {cell_name(b0)}, {cell_name(a1)} sees "
                         f"{cell_name(b1)}), and one of those holds {a_digit(digit)}, so that "
-                        f"color is false: {_names(_cells(cells))} cannot be {digit}.",
-                        eliminations=tuple((c, digit) for c in _cells(cells)),
-                        cells=tuple(_cells(first.cells | second.cells)),
-                        candidates=tuple((c, digit) for c in _cells(first.cells | second.cells)),
+                        f"color is false: {_names(cells_of(cells))} cannot be {digit}.",
+                        eliminations=tuple((c, digit) for c in cells_of(cells)),
+                        cells=tuple(cells_of(first.cells | second.cells)),
+                        candidates=tuple((c, digit) for c in cells_of(first.cells | second.cells)),
                         links=(
                             *first.links(),
                             *second.links(),
