@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from sudoku_lens.logic._scan import (
     bivalue_wings,
     claimings,
+    empty_rectangles,
     full_houses,
     hidden_singles,
     locked_groups,
@@ -229,6 +230,36 @@ def test_strong_links_and_two_link_chains_are_those_of_the_definition(cands: lis
                             where = sum(1 << c for c in removed)
                             chains.append((shape, digit, a1, a2, u1, b1, b2, u2, where))
     assert two_link_chains(cands) == chains
+
+
+@settings(max_examples=60, deadline=None)
+@given(_GRIDS)
+def test_empty_rectangles_are_those_of_the_definition(cands: list[int]) -> None:
+    expected = []
+    for digit in range(1, 10):
+        links = [link for link in _links_by_definition(cands, digit) if link[2] < 18]
+        for box in range(9):
+            places = _places(cands, 18 + box, digit)
+            for row in range(box // 3 * 3, box // 3 * 3 + 3):
+                rest = [c for c in places if ROW[c] != row]
+                if len(places) < 2 or not rest:
+                    continue
+                col = COL[rest[0]]
+                if any(COL[c] != col for c in rest) or all(COL[c] == col for c in places):
+                    continue
+                for x, y, unit in links:
+                    for p, q in ((x, y), (y, x)):
+                        if box in (BOX[p], BOX[q]):
+                            continue
+                        if unit >= 9 and ROW[p] == row:
+                            target = ROW[q] * 9 + col
+                        elif unit < 9 and COL[p] == col:
+                            target = row * 9 + COL[q]
+                        else:
+                            continue
+                        if cands[target] >> (digit - 1) & 1 and BOX[target] != box:
+                            expected.append((digit, box, row, col, p, q, unit, target))
+    assert empty_rectangles(cands) == expected
 
 
 @settings(max_examples=100, deadline=None)

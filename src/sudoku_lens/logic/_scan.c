@@ -2,8 +2,8 @@
  * The logical solver's unit scans, in C: full houses and hidden singles, naked and hidden
  * subsets, pointing, claiming, locked pairs and triples, the narrow groups of lines that basic
  * fish are made of, the WXYZ- and VWXYZ-wings (an ALS of 3 or 4 cells and a bivalue cell), and
- * each digit's strong links and the chains of two of them (skyscraper, two-string kite, turbot
- * fish).
+ * each digit's strong links, the chains of two of them (skyscraper, two-string kite, turbot
+ * fish) and the empty rectangles.
  *
  * Sudoku Explainer's rating asks for the easiest step at every state of a solving path, so
  * these searches, the first ones tried, run on most states of every puzzle rated, and most of
@@ -894,6 +894,69 @@ static PyObject *py_two_link_chains(PyObject *self, PyObject *object) {
     return out;
 }
 
+PyDoc_STRVAR(empty_rectangles_doc,
+             "empty_rectangles(cands) -> list of (digit, box, row, col, p, q, unit, target)\n\n"
+             "Each box (0-8) whose two or more places for a digit all lie in one of its rows and "
+             "one of its columns (`row`, `col`: 0-8), not in one alone, with a strong link p=q "
+             "outside the box in a column `unit` with p in `row` (target: q's row, `col`) or in "
+             "a row `unit` with p in `col` (target: `row`, q's column), `target` holding the "
+             "digit outside the box. Digit by digit, box by box, the box's rows in order, the "
+             "row and column links in `strong_links` order, each end as p in turn.");
+
+static PyObject *py_empty_rectangles(PyObject *self, PyObject *object) {
+    unsigned cands[81];
+    if (read_cands(object, cands))
+        return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out)
+        return NULL;
+    for (int d = 0; d < 9; d++) {
+        StrongLink all[27], links[27];
+        int all_count = links_of(cands, d, all), count = 0;
+        for (int k = 0; k < all_count; k++)
+            if (all[k].unit < 18)
+                links[count++] = all[k];
+        if (!count)
+            continue;
+        for (int box = 0; box < 9; box++) {
+            unsigned places = unit_places(cands, 18 + box, d);
+            if (count_bits(places) < 2)
+                continue;
+            for (int r = 0; r < 3; r++) {
+                unsigned rest = places & ~(7u << 3 * r);
+                if (!rest)
+                    continue;
+                unsigned column = 0x49u << LOW[rest] % 3;
+                if (rest & ~column || !(places & ~column))
+                    continue;
+                int row = box / 3 * 3 + r, col = box % 3 * 3 + LOW[rest] % 3;
+                for (int k = 0; k < count; k++) {
+                    for (int side = 0; side < 2; side++) {
+                        int p = side ? links[k].b : links[k].a, q = side ? links[k].a : links[k].b;
+                        if (CELL_BOX[p] == box || CELL_BOX[q] == box)
+                            continue;
+                        int target;
+                        if (links[k].unit >= 9 && CELL_ROW[p] == row)
+                            target = CELL_ROW[q] * 9 + col;
+                        else if (links[k].unit < 9 && CELL_COL[p] == col)
+                            target = row * 9 + CELL_COL[q];
+                        else
+                            continue;
+                        if (!(cands[target] >> d & 1) || CELL_BOX[target] == box)
+                            continue;
+                        if (append_new(out, Py_BuildValue("(iiiiiiii)", d + 1, box, row, col, p,
+                                                          q, links[k].unit, target))) {
+                            Py_DECREF(out);
+                            return NULL;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"hidden_singles", py_hidden_singles, METH_O, hidden_singles_doc},
     {"full_houses", py_full_houses, METH_VARARGS, full_houses_doc},
@@ -905,6 +968,7 @@ static PyMethodDef methods[] = {
     {"bivalue_wings", py_bivalue_wings, METH_VARARGS, bivalue_wings_doc},
     {"strong_links", py_strong_links, METH_O, strong_links_doc},
     {"two_link_chains", py_two_link_chains, METH_O, two_link_chains_doc},
+    {"empty_rectangles", py_empty_rectangles, METH_O, empty_rectangles_doc},
     {NULL, NULL, 0, NULL},
 };
 

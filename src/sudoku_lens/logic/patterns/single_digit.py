@@ -17,8 +17,6 @@ from sudoku_lens.logic import _scan
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.patterns._common import (
     BOX_SETS,
-    COL_SETS,
-    ROW_SETS,
     chain_rating,
     eliminated_text,
     per_state,
@@ -26,8 +24,6 @@ from sudoku_lens.logic.patterns._common import (
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Link, Step
 from sudoku_lens.logic.units import (
-    COL,
-    ROW,
     cell_name,
     cells_of,
     unit_name,
@@ -112,70 +108,29 @@ def turbot_fish(grid: CandidateGrid) -> Iterator[Step]:
 def empty_rectangle(grid: CandidateGrid) -> Iterator[Step]:
     """A box whose places for a digit all lie in one row and one column of it, and a strong
     link with one end in that row (or column): the cell where the link's other end meets the
-    box's column (row) cannot hold the digit."""
-    for digit in range(1, 10):
-        links = [link for link in strong_links(grid, digit) if link[2] < 18]
-        if not links:
-            continue
-        digit_cells = grid.digit_cells[digit]
-        for box in range(9):
-            places = digit_cells & BOX_SETS[box]
-            if places & (places - 1) == 0:
-                continue
-            for row in range(box // 3 * 3, box // 3 * 3 + 3):
-                rest = places & ~ROW_SETS[row]
-                if not rest:
-                    continue
-                col = COL[(rest & -rest).bit_length() - 1]
-                if rest & ~COL_SETS[col] or not places & ~COL_SETS[col]:
-                    continue
-                yield from _empty_rectangle_steps(digit, digit_cells, box, row, col, places, links)
-
-
-def _empty_rectangle_steps(
-    digit: int,
-    digit_cells: int,
-    box: int,
-    row: int,
-    col: int,
-    places: int,
-    links: list[tuple[int, int, int]],
-) -> Iterator[Step]:
-    box_set = BOX_SETS[box]
-    for x, y, unit in links:
-        for p, q in ((x, y), (y, x)):
-            if box_set >> p & 1 or box_set >> q & 1:
-                continue
-            if 9 <= unit < 18 and ROW[p] == row:
-                target = ROW[q] * 9 + col
-                meets, through = "column", col
-            elif unit < 9 and COL[p] == col:
-                target = row * 9 + COL[q]
-                meets, through = "row", row
-            else:
-                continue
-            if not digit_cells >> target & 1 or box_set >> target & 1:
-                continue
-            pattern = tuple(cells_of(places))
-            line_word = f"row {row + 1}" if meets == "column" else f"column {col + 1}"
-            yield Step(
-                technique="empty-rectangle",
-                rating=_EMPTY_RECTANGLE_RATING,
-                explanation=f"In {unit_name(18 + box)} every {digit} lies in row {row + 1} or "
-                f"column {col + 1}, and {unit_name(unit)} has its {digit} in {cell_name(p)} or "
-                f"{cell_name(q)}: if {cell_name(target)} were {digit}, {unit_name(18 + box)} "
-                f"would take its {digit} in {line_word}, ruling out {cell_name(p)} and leaving "
-                f"{cell_name(q)}, which sees {cell_name(target)}; so "
-                f"{cell_name(target)} cannot be {digit}.",
-                eliminations=((target, digit),),
-                cells=(*pattern, p, q),
-                candidates=tuple((cell, digit) for cell in (*pattern, p, q)),
-                units=(18 + box, unit, through if meets == "row" else 9 + through),
-                links=(
-                    Link((p, digit), (q, digit), True),
-                    Link((q, digit), (target, digit), False),
-                ),
-            )
+    box's column (row) cannot hold the digit. (Found by `_scan.empty_rectangles`, in C.)"""
+    for digit, box, row, col, p, q, unit, target in _scan.empty_rectangles(grid.cands):
+        pattern = tuple(cells_of(grid.digit_cells[digit] & BOX_SETS[box]))
+        by_column = unit >= 9  # a column's link: p in the box's row, the target in its column
+        line_word = f"row {row + 1}" if by_column else f"column {col + 1}"
+        yield Step(
+            technique="empty-rectangle",
+            rating=_EMPTY_RECTANGLE_RATING,
+            explanation=f"In {unit_name(18 + box)} every {digit} lies in row {row + 1} or "
+            f"column {col + 1}, and {unit_name(unit)} has its {digit} in {cell_name(p)} or "
+            f"{cell_name(q)}: if {cell_name(target)} were {digit}, {unit_name(18 + box)} "
+            f"would take its {digit} in {line_word}, ruling out {cell_name(p)} and leaving "
+            f"{cell_name(q)}, which sees {cell_name(target)}; so "
+            f"{cell_name(target)} cannot be {digit}.",
+            eliminations=((target, digit),),
+            cells=(*pattern, p, q),
+            candidates=tuple((cell, digit) for cell in (*pattern, p, q)),
+            units=(18 + box, unit, 9 + col if by_column else row),
+            links=(
+                Link((p, digit), (q, digit), True),
+                Link((q, digit), (target, digit), False),
+            ),
+        )
 
 
 TECHNIQUES = [
