@@ -282,8 +282,9 @@ def test_narrow_groups_are_those_of_the_definition(masks: list[int], size: int) 
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: subset_groups([0] * 80, 2), "81 masks"),
+        (lambda: subset_groups([0] * 80, 2), "81 numbers"),
         (lambda: subset_groups([0] * 80 + [512], 2), "0-511"),
+        (lambda: full_houses([0] * 80 + [10], [0] * 81), "values must lie in 0-9"),
         (lambda: subset_groups([0] * 81, 5), "2, 3 or 4"),
         (lambda: locked_groups([0] * 81, 4), "2 or 3"),
         (lambda: bivalue_wings([0] * 81, 2), "3 or 4"),

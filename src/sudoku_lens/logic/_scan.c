@@ -100,32 +100,38 @@ static PyObject *cell_set_object(CellSet set) {
     return out;
 }
 
-/* Read a sequence of 81 candidate masks into `cands`; 0 on success, -1 with an exception. */
-static int read_cands(PyObject *object, unsigned cands[81]) {
-    PyObject *seq = PySequence_Fast(object, "candidates must be a sequence of 81 masks");
+/* Read a sequence of 81 numbers from 0 to `largest` into `out`; 0 on success, -1 with an
+ * exception naming them `what`. */
+static int read_grid(PyObject *object, unsigned out[81], const char *what, long largest) {
+    PyObject *seq = PySequence_Fast(object, "a grid must be a sequence of 81 numbers");
     if (!seq)
         return -1;
     if (PySequence_Fast_GET_SIZE(seq) != 81) {
         Py_DECREF(seq);
-        PyErr_SetString(PyExc_ValueError, "candidates must be a sequence of 81 masks");
+        PyErr_Format(PyExc_ValueError, "%s must be a sequence of 81 numbers", what);
         return -1;
     }
     PyObject **items = PySequence_Fast_ITEMS(seq);
     for (int i = 0; i < 81; i++) {
-        long mask = PyLong_AsLong(items[i]);
-        if (mask == -1 && PyErr_Occurred()) {
+        long value = PyLong_AsLong(items[i]);
+        if (value == -1 && PyErr_Occurred()) {
             Py_DECREF(seq);
             return -1;
         }
-        if (mask < 0 || mask > 0x1FF) {
+        if (value < 0 || value > largest) {
             Py_DECREF(seq);
-            PyErr_SetString(PyExc_ValueError, "a candidate mask must lie in 0-511");
+            PyErr_Format(PyExc_ValueError, "%s must lie in 0-%ld", what, largest);
             return -1;
         }
-        cands[i] = (unsigned)mask;
+        out[i] = (unsigned)value;
     }
     Py_DECREF(seq);
     return 0;
+}
+
+/* Read the 81 candidate masks of a state (bit d-1 for digit d). */
+static int read_cands(PyObject *object, unsigned cands[81]) {
+    return read_grid(object, cands, "candidate masks", 0x1FF);
 }
 
 /* Append a new tuple built by Py_BuildValue to `list`; 0 on success. */
@@ -443,7 +449,7 @@ static PyObject *py_full_houses(PyObject *self, PyObject *args) {
     unsigned values[81], cands[81];
     if (!PyArg_ParseTuple(args, "OO:full_houses", &values_object, &cands_object))
         return NULL;
-    if (read_cands(values_object, values) || read_cands(cands_object, cands))
+    if (read_grid(values_object, values, "values", 9) || read_cands(cands_object, cands))
         return NULL;
     PyObject *out = PyList_New(0);
     if (!out)
