@@ -472,34 +472,38 @@ static PyObject *py_full_houses(PyObject *self, PyObject *args) {
     return out;
 }
 
-PyDoc_STRVAR(pointings_doc,
-             "pointings(cands) -> list of (box, line, digit)\n\n"
-             "Each digit whose two or more places in a box lie in one row or column that holds "
-             "it outside the box too, box by box (units 18-26), then digit by digit.");
+/* The unit of the other kind that holds every place (positions 0-8 in `unit`, two or more):
+ * for a box, the row or else the column they lie in; for a row or column, the box; -1 when
+ * they lie in none. */
+static int holding_unit(int unit, unsigned places) {
+    int first = UNIT[unit][LOW[places]], last = UNIT[unit][HIGH[places]];
+    if (unit < 18)
+        return CELL_BOX[first] == CELL_BOX[last] ? 18 + CELL_BOX[first] : -1;
+    if (CELL_ROW[first] == CELL_ROW[last])
+        return CELL_ROW[first];
+    if ((places & ~(0x49u << LOW[places] % 3)) == 0)
+        return 9 + CELL_COL[first];
+    return -1;
+}
 
-static PyObject *py_pointings(PyObject *self, PyObject *object) {
+/* (unit, other, digit) for units `first` to `last` - 1 and each digit whose two or more places
+ * in the unit lie in one unit of the other kind (`holding_unit`) that holds it outside the unit
+ * too: pointing for boxes, claiming for rows and columns. */
+static PyObject *confined(PyObject *object, int first, int last) {
     unsigned cands[81];
     if (read_cands(object, cands))
         return NULL;
     PyObject *out = PyList_New(0);
     if (!out)
         return NULL;
-    for (int box = 18; box < 27; box++) {
+    for (int unit = first; unit < last; unit++) {
         for (int d = 0; d < 9; d++) {
-            unsigned places = unit_places(cands, box, d);
+            unsigned places = unit_places(cands, unit, d);
             if (count_bits(places) < 2)
                 continue;
-            int first = UNIT[box][LOW[places]];
-            int last = UNIT[box][HIGH[places]];
-            int line;
-            if (CELL_ROW[first] == CELL_ROW[last])
-                line = CELL_ROW[first];
-            else if ((places & ~(0x49u << LOW[places] % 3)) == 0)
-                line = 9 + CELL_COL[first];
-            else
-                continue;
-            if (outside(cands, line, box, d) &&
-                append_new(out, Py_BuildValue("(iii)", box, line, d + 1))) {
+            int other = holding_unit(unit, places);
+            if (other >= 0 && outside(cands, other, unit, d) &&
+                append_new(out, Py_BuildValue("(iii)", unit, other, d + 1))) {
                 Py_DECREF(out);
                 return NULL;
             }
@@ -508,36 +512,22 @@ static PyObject *py_pointings(PyObject *self, PyObject *object) {
     return out;
 }
 
+PyDoc_STRVAR(pointings_doc,
+             "pointings(cands) -> list of (box, line, digit)\n\n"
+             "Each digit whose two or more places in a box lie in one row or column that holds "
+             "it outside the box too, box by box (units 18-26), then digit by digit.");
+
+static PyObject *py_pointings(PyObject *self, PyObject *object) {
+    return confined(object, 18, 27);
+}
+
 PyDoc_STRVAR(claimings_doc,
              "claimings(cands) -> list of (line, box, digit)\n\n"
              "Each digit whose two or more places in a row or column lie in one box that holds "
              "it outside the line too, line by line (units 0-17), then digit by digit.");
 
 static PyObject *py_claimings(PyObject *self, PyObject *object) {
-    unsigned cands[81];
-    if (read_cands(object, cands))
-        return NULL;
-    PyObject *out = PyList_New(0);
-    if (!out)
-        return NULL;
-    for (int line = 0; line < 18; line++) {
-        for (int d = 0; d < 9; d++) {
-            unsigned places = unit_places(cands, line, d);
-            if (count_bits(places) < 2)
-                continue;
-            int first = UNIT[line][LOW[places]];
-            int last = UNIT[line][HIGH[places]];
-            if (CELL_BOX[first] != CELL_BOX[last])
-                continue;
-            int box = 18 + CELL_BOX[first];
-            if (outside(cands, box, line, d) &&
-                append_new(out, Py_BuildValue("(iii)", line, box, d + 1))) {
-                Py_DECREF(out);
-                return NULL;
-            }
-        }
-    }
-    return out;
+    return confined(object, 0, 18);
 }
 
 PyDoc_STRVAR(locked_groups_doc,
