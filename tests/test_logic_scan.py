@@ -11,6 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sudoku_lens.logic._scan import (
+    als_chains,
     bivalue_wings,
     claimings,
     empty_rectangles,
@@ -291,8 +292,120 @@ def test_narrow_groups_are_those_of_the_definition(masks: list[int], size: int) 
         (lambda: narrow_groups([(0, 512)], 2), "0-511"),
         (lambda: pointings([-1] + [0] * 80), "0-511"),
         (lambda: narrow_groups([(0, 3)] * 33, 2), "at most 32"),
+        (lambda: als_chains([], [], [0] * 10, 0, 3), "most_sets must lie in 4-16"),
+        (lambda: als_chains([(1, 3, (0,) * 10)], [], [0] * 10, 0, 4), "links must match"),
+        (lambda: als_chains([(1 << 81, 3, (0,) * 10)], [[]], [0] * 10, 0, 4), "cell sets must lie"),
+        (lambda: als_chains([(-1, 3, (0,) * 10)], [[]], [0] * 10, 0, 4), "cell sets must lie"),
+        (lambda: als_chains([(1, 3, (0,) * 10)], [[(1, 2)]], [0] * 10, 0, 4), "a link is"),
+        (lambda: als_chains([(1, 3, (0,) * 10)], [[(0, 10)]], [0] * 10, 0, 4), "a link is"),
     ],
 )
 def test_bad_arguments_are_refused(call, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def _chains_by_definition(
+    sets: list[tuple[int, int, tuple[int, ...]]],
+    links: list[list[tuple[int, int]]],
+    digit_cells: list[int],
+    covered: int,
+    most: int,
+) -> list[tuple]:
+    """ALS-XY-chains as `_scan.als_chains` documents them, depth first over every path."""
+    size = [bin(cells).count("1") for cells, _, _ in sets]
+    useful = [
+        sum(1 << z - 1 for z in range(1, 10) if mask >> z - 1 & 1 and digit_cells[z] & seers[z])
+        for _, mask, seers in sets
+    ]
+    found: list[tuple] = []
+    seen: set[tuple] = set()
+
+    def end(path: list[int], rccs: list[int]) -> None:
+        (first, _, first_seers), (last, _, last_seers) = sets[path[0]], sets[path[-1]]
+        eliminations = []
+        for z in range(1, 10):
+            if not (useful[path[0]] & useful[path[-1]]) >> z - 1 & 1 or z in (rccs[0], rccs[-1]):
+                continue
+            targets = digit_cells[z] & first_seers[z] & last_seers[z] & ~first & ~last
+            eliminations += [(cell, z) for cell in range(81) if targets >> cell & 1]
+        eliminations.sort()
+        if eliminations and tuple(eliminations) not in seen:
+            seen.add(tuple(eliminations))
+            found.append((tuple(path), tuple(rccs), eliminations))
+
+    def walk(path: list[int], rccs: list[int]) -> None:
+        for nxt, x in links[path[-1]]:
+            if x == rccs[-1] or nxt in path:
+                continue
+            chain = [*path, nxt]
+            if len(chain) >= 4 and nxt > path[0] and max(size[i] for i in chain) > covered:
+                end(chain, [*rccs, x])
+            if len(chain) < most:
+                walk(chain, [*rccs, x])
+
+    for i, links_of_i in enumerate(links):
+        if useful[i]:
+            for j, x in links_of_i:
+                walk([i, j], [x])
+    return found
+
+
+_CELL_SETS = st.integers(0, (1 << 81) - 1)
+
+
+@st.composite
+def _als_tables(draw: st.DrawFn) -> tuple:
+    count = draw(st.integers(2, 9))
+    sets = [
+        (
+            draw(
+                st.sets(st.integers(0, 80), min_size=1, max_size=5).map(
+                    lambda cs: sum(1 << c for c in cs)
+                )
+            ),
+            draw(st.integers(1, 0x1FF)),
+            (0, *draw(st.lists(_CELL_SETS, min_size=9, max_size=9))),
+        )
+        for _ in range(count)
+    ]
+    links = [
+        draw(st.lists(st.tuples(st.integers(0, count - 1), st.integers(1, 9)), max_size=5))
+        for _ in range(count)
+    ]
+    digit_cells = [0, *draw(st.lists(_CELL_SETS, min_size=9, max_size=9))]
+    return sets, links, digit_cells
+
+
+@settings(max_examples=80, deadline=None)
+@given(_als_tables(), st.integers(0, 4), st.integers(4, 6))
+def test_als_chains_are_those_of_the_definition(tables: tuple, covered: int, most: int) -> None:
+    sets, links, digit_cells = tables
+    expected = _chains_by_definition(sets, links, digit_cells, covered, most)
+    assert als_chains(sets, links, digit_cells, covered, most) == expected
+
+
+def test_als_chains_on_a_hard_state_are_those_of_the_definition() -> None:
+    """The ALS and links of a real state (a hard puzzle after its first steps), where the walk
+    meets sets that share cells and doubly linked pairs."""
+    from sudoku_lens.logic import CandidateGrid
+    from sudoku_lens.logic.patterns.als import _index
+    from sudoku_lens.logic.solver import next_step
+
+    grid = CandidateGrid.from_puzzle(
+        "800000000003600000070090200050007000000045700000100030001000068008500010090000400"
+    )
+    walked = 0
+    for _ in range(40):
+        index = _index(grid, 8)
+        sets = [(als.cells, als.mask, als.seers) for als in index.sets]
+        links = [index.links[i] for i in range(len(sets))]
+        for covered in (0, 4):
+            found = als_chains(sets, links, grid.digit_cells, covered, 5)
+            assert found == _chains_by_definition(sets, links, grid.digit_cells, covered, 5)
+            walked += len(found)
+        step = next_step(grid)
+        if step is None or grid.is_solved():
+            break
+        grid.apply(step)
+    assert walked > 0

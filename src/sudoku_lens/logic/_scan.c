@@ -3,7 +3,7 @@
  * subsets, pointing, claiming, locked pairs and triples, the narrow groups of lines that basic
  * fish are made of, the WXYZ- and VWXYZ-wings (an ALS of 3 or 4 cells and a bivalue cell), and
  * each digit's strong links, the chains of two of them (skyscraper, two-string kite, turbot
- * fish) and the empty rectangles.
+ * fish) and the empty rectangles; and the walk along chains of almost locked sets.
  *
  * Sudoku Explainer's rating asks for the easiest step at every state of a solving path, so
  * these searches, the first ones tried, run on most states of every puzzle rated, and most of
@@ -953,6 +953,331 @@ static PyObject *py_empty_rectangles(PyObject *self, PyObject *object) {
     return out;
 }
 
+/*
+ * ALS-XY-chains: chains of almost locked sets A1 -x1- A2 -x2- ... An, each sharing a
+ * restricted common candidate with the next, consecutive ones different. If A1 does not hold
+ * z it is locked, so x1 is in A1, A2 holds no x1 and is locked, and so on to An, which holds z
+ * when z is neither x1 nor the last RCC: one of the ends holds z. The ALS, their links and
+ * what they see are gathered in Python (sudoku_lens.logic.patterns.als); this walks the
+ * chains, which on a hard state number in the hundreds of thousands.
+ */
+typedef struct {
+    CellSet cells;
+    CellSet seers[9]; /* for each digit, the cells that see all the set's cells holding it */
+    unsigned mask;    /* its digits */
+    unsigned useful;  /* digits z some cell outside could lose: held where it sees them all */
+    int size;
+    int first_link, links; /* its links: LINK_TO/LINK_DIGIT[first_link ...] */
+} ChainSet;
+
+typedef struct {
+    ChainSet *sets;
+    int *link_to, *link_digit; /* digit 1-9 */
+    CellSet digit_cells[9];
+    int covered, most_sets;
+    int path[16], rccs[16], length;
+    uint64_t *seen; /* open addressing table of elimination sets already given */
+    int seen_slots, seen_count;
+    PyObject *out;
+} ChainWalk;
+
+#define ELIMINATION_WORDS 12 /* 729 bits: bit cell * 9 + digit - 1 */
+
+static uint64_t hash_words(const uint64_t *words) {
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < ELIMINATION_WORDS; i++) {
+        h ^= words[i];
+        h *= 1099511628211ULL;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+/* Note an elimination set; 1 when it is new, 0 when given before, -1 on failure. */
+static int first_time(ChainWalk *walk, const uint64_t *words) {
+    if (2 * (walk->seen_count + 1) > walk->seen_slots) {
+        int slots = walk->seen_slots ? 2 * walk->seen_slots : 256;
+        uint64_t *table = calloc((size_t)slots * (ELIMINATION_WORDS + 1), sizeof(uint64_t));
+        if (!table) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (int i = 0; i < walk->seen_slots; i++) {
+            uint64_t *old = walk->seen + (size_t)i * (ELIMINATION_WORDS + 1);
+            if (!old[0])
+                continue;
+            size_t slot = hash_words(old + 1) & (size_t)(slots - 1);
+            while (table[slot * (ELIMINATION_WORDS + 1)])
+                slot = (slot + 1) & (size_t)(slots - 1);
+            memcpy(table + slot * (ELIMINATION_WORDS + 1), old,
+                   (ELIMINATION_WORDS + 1) * sizeof(uint64_t));
+        }
+        free(walk->seen);
+        walk->seen = table;
+        walk->seen_slots = slots;
+    }
+    size_t mask = (size_t)(walk->seen_slots - 1);
+    size_t slot = hash_words(words) & mask;
+    for (;;) {
+        uint64_t *entry = walk->seen + slot * (ELIMINATION_WORDS + 1);
+        if (!entry[0]) {
+            entry[0] = 1;
+            memcpy(entry + 1, words, ELIMINATION_WORDS * sizeof(uint64_t));
+            walk->seen_count++;
+            return 1;
+        }
+        if (!memcmp(entry + 1, words, ELIMINATION_WORDS * sizeof(uint64_t)))
+            return 0;
+        slot = (slot + 1) & mask;
+    }
+}
+
+/* The chain of walk->path plus `last` over `x`: its eliminations, given when new. */
+static int chain_end(ChainWalk *walk, int last, int x) {
+    ChainSet *first = &walk->sets[walk->path[0]], *end = &walk->sets[last];
+    unsigned zs = first->useful & end->useful & ~(1u << (walk->rccs[0] - 1)) & ~(1u << (x - 1));
+    if (!zs)
+        return 0;
+    CellSet targets[9];
+    int found = 0;
+    for (int d = 0; d < 9; d++) {
+        targets[d].lo = targets[d].hi = 0;
+        if (zs >> d & 1) {
+            targets[d] = both(both(walk->digit_cells[d], first->seers[d]), end->seers[d]);
+            targets[d].lo &= ~(first->cells.lo | end->cells.lo);
+            targets[d].hi &= ~(first->cells.hi | end->cells.hi);
+            found |= (targets[d].lo | targets[d].hi) != 0;
+        }
+    }
+    if (!found) /* the common case: the ends' z are too far apart */
+        return 0;
+    uint64_t words[ELIMINATION_WORDS] = {0};
+    for (int d = 0; d < 9; d++) {
+        for (int cell = 0; cell < 81; cell++) {
+            if (has_cell(targets[d], cell)) {
+                int bit = cell * 9 + d;
+                words[bit / 64] |= (uint64_t)1 << (bit % 64);
+            }
+        }
+    }
+    int fresh = first_time(walk, words);
+    if (fresh <= 0)
+        return fresh;
+    int n = walk->length;
+    walk->path[n] = last;
+    PyObject *path = int_tuple(walk->path, n + 1);
+    PyObject *rccs = int_tuple(walk->rccs, n);
+    PyObject *eliminations = PyList_New(0);
+    int failed = !path || !rccs || !eliminations;
+    for (int bit = 0; !failed && bit < 729; bit++) {
+        if (words[bit / 64] >> (bit % 64) & 1)
+            failed = append_new(eliminations, Py_BuildValue("(ii)", bit / 9, bit % 9 + 1));
+    }
+    if (!failed)
+        failed = append_new(walk->out, PyTuple_Pack(3, path, rccs, eliminations));
+    Py_XDECREF(path);
+    Py_XDECREF(rccs);
+    Py_XDECREF(eliminations);
+    return failed ? -1 : 0;
+}
+
+/* Extend the chain walk->path (whose largest set has `largest` cells) by each link of its last
+ * set, depth first, in the order of the links. */
+static int walk_on(ChainWalk *walk, int largest) {
+    int n = walk->length;
+    ChainSet *here = &walk->sets[walk->path[n - 1]];
+    for (int k = here->first_link; k < here->first_link + here->links; k++) {
+        int next = walk->link_to[k], x = walk->link_digit[k];
+        if (x == walk->rccs[n - 2])
+            continue;
+        int again = 0;
+        for (int i = 0; i < n && !again; i++)
+            again = walk->path[i] == next;
+        if (again)
+            continue;
+        int size = walk->sets[next].size;
+        int wider = size > largest ? size : largest;
+        walk->rccs[n - 1] = x;
+        if (n >= 3 && next > walk->path[0] && wider > walk->covered &&
+            chain_end(walk, next, x) < 0)
+            return -1;
+        if (n + 1 < walk->most_sets) {
+            walk->path[n] = next;
+            walk->length = n + 1;
+            int failed = walk_on(walk, wider);
+            walk->length = n;
+            if (failed)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int cell_count(CellSet set) {
+    int count = 0;
+    for (int i = 0; i < 64; i += 8)
+        count += BITS[set.lo >> i & 0xFF] + BITS[set.hi >> i & 0xFF];
+    return count;
+}
+
+/* A Python int of up to 81 bits as a cell set; -1 with an exception when it is not one. */
+static int read_cell_set(PyObject *object, CellSet *out) {
+    PyObject *number = PyNumber_Index(object);
+    if (!number)
+        return -1;
+    PyObject *shift = PyLong_FromLong(64);
+    PyObject *high = shift ? PyNumber_Rshift(number, shift) : NULL;
+    int failed = !high;
+    if (!failed) {
+        out->lo = PyLong_AsUnsignedLongLongMask(number);
+        out->hi = PyLong_AsUnsignedLongLong(high);
+        if (PyErr_Occurred()) {
+            PyErr_Clear();
+            out->hi = 1ULL << 17; /* negative or too large */
+        }
+        failed = out->hi >> 17 != 0;
+        if (failed)
+            PyErr_SetString(PyExc_ValueError, "cell sets must lie in 0 to 2**81 - 1");
+    }
+    Py_DECREF(number);
+    Py_XDECREF(shift);
+    Py_XDECREF(high);
+    return failed ? -1 : 0;
+}
+
+PyDoc_STRVAR(
+    als_chains_doc,
+    "als_chains(sets, links, digit_cells, covered, most_sets) -> list of "
+    "(path, rccs, eliminations)\n\n"
+    "The ALS-XY-chains of 4 to `most_sets` almost locked sets that remove a candidate. `sets` "
+    "holds each ALS as (cells, digits, seers): a cell set (an int, bit `cell`), a 9-bit digit "
+    "mask and 10 cell sets, seers[z] the cells that see every cell of the set holding z; "
+    "`links[i]` its restricted commons as (other set, digit), `digit_cells` the cells holding "
+    "each digit (index 0 unused). A chain never meets a set twice, consecutive digits differ "
+    "and one of its sets has more than `covered` cells. Depth first from each set in turn, each found from its lower end only; of the "
+    "chains with the same eliminations (cell, z) only the first. z is a digit of both ends but "
+    "the first and last RCC; the cells that lose it see all its cells in both ends.");
+
+static PyObject *py_als_chains(PyObject *self, PyObject *args) {
+    PyObject *sets_arg, *links_arg, *digits_arg;
+    ChainWalk walk;
+    memset(&walk, 0, sizeof walk);
+    if (!PyArg_ParseTuple(args, "OOOii:als_chains", &sets_arg, &links_arg, &digits_arg,
+                          &walk.covered, &walk.most_sets))
+        return NULL;
+    if (walk.most_sets < 4 || walk.most_sets > 16) {
+        PyErr_SetString(PyExc_ValueError, "most_sets must lie in 4-16");
+        return NULL;
+    }
+    PyObject *sets = PySequence_Fast(sets_arg, "sets must be a sequence");
+    PyObject *links = sets ? PySequence_Fast(links_arg, "links must be a sequence") : NULL;
+    PyObject *digits = links ? PySequence_Fast(digits_arg, "digit_cells must be a sequence") : NULL;
+    PyObject *out = NULL;
+    Py_ssize_t count = 0, total = 0;
+    if (!digits)
+        goto done;
+    count = PySequence_Fast_GET_SIZE(sets);
+    if (PySequence_Fast_GET_SIZE(links) != count || PySequence_Fast_GET_SIZE(digits) != 10) {
+        PyErr_SetString(PyExc_ValueError, "links must match sets, digit_cells have 10 items");
+        goto done;
+    }
+    for (int d = 1; d <= 9; d++)
+        if (read_cell_set(PySequence_Fast_GET_ITEM(digits, d), &walk.digit_cells[d - 1]))
+            goto done;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_ssize_t n = PySequence_Size(PySequence_Fast_GET_ITEM(links, i));
+        if (n < 0)
+            goto done;
+        total += n;
+    }
+    walk.sets = calloc((size_t)count + 1, sizeof(ChainSet));
+    walk.link_to = calloc((size_t)total + 1, sizeof(int));
+    walk.link_digit = calloc((size_t)total + 1, sizeof(int));
+    if (!walk.sets || !walk.link_to || !walk.link_digit) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int at = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        ChainSet *set = &walk.sets[i];
+        PyObject *cells, *seers;
+        unsigned long mask;
+        PyObject *item = PySequence_Tuple(PySequence_Fast_GET_ITEM(sets, i));
+        if (!item || !PyArg_ParseTuple(item, "OkO", &cells, &mask, &seers)) {
+            Py_XDECREF(item);
+            goto done;
+        }
+        PyObject *seer_list = PySequence_Fast(seers, "seers must be a sequence");
+        int failed = !seer_list || read_cell_set(cells, &set->cells) || mask > 0x1FF ||
+                     PySequence_Fast_GET_SIZE(seer_list) != 10;
+        for (int d = 1; d <= 9 && !failed; d++)
+            failed = read_cell_set(PySequence_Fast_GET_ITEM(seer_list, d), &set->seers[d - 1]);
+        Py_XDECREF(seer_list);
+        Py_DECREF(item);
+        if (failed) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a set is (cells, 9-bit digits, 10 seers)");
+            goto done;
+        }
+        set->mask = (unsigned)mask;
+        set->size = cell_count(set->cells);
+        for (int d = 0; d < 9; d++) {
+            CellSet reach = both(walk.digit_cells[d], set->seers[d]);
+            if (set->mask >> d & 1 && (reach.lo | reach.hi))
+                set->useful |= 1u << d;
+        }
+        PyObject *own = PySequence_Fast(PySequence_Fast_GET_ITEM(links, i), "links");
+        if (!own)
+            goto done;
+        set->first_link = at;
+        for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(own); k++) {
+            int to, digit;
+            PyObject *link = PySequence_Tuple(PySequence_Fast_GET_ITEM(own, k));
+            int parsed = link && PyArg_ParseTuple(link, "ii", &to, &digit);
+            Py_XDECREF(link);
+            if (!parsed || to < 0 || to >= count || digit < 1 || digit > 9) {
+                Py_DECREF(own);
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "a link is (set index, digit 1-9)");
+                goto done;
+            }
+            walk.link_to[at] = to;
+            walk.link_digit[at++] = digit;
+        }
+        set->links = at - set->first_link;
+        Py_DECREF(own);
+    }
+    if (!(walk.out = PyList_New(0)))
+        goto done;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        ChainSet *start = &walk.sets[i];
+        if (!start->useful)
+            continue;
+        for (int k = start->first_link; k < start->first_link + start->links; k++) {
+            int next = walk.link_to[k];
+            walk.path[0] = (int)i;
+            walk.path[1] = next;
+            walk.rccs[0] = walk.link_digit[k];
+            walk.length = 2;
+            int largest = start->size > walk.sets[next].size ? start->size : walk.sets[next].size;
+            if (walk_on(&walk, largest)) {
+                Py_CLEAR(walk.out);
+                goto done;
+            }
+        }
+    }
+    out = walk.out;
+done:
+    free(walk.sets);
+    free(walk.link_to);
+    free(walk.link_digit);
+    free(walk.seen);
+    Py_XDECREF(sets);
+    Py_XDECREF(links);
+    Py_XDECREF(digits);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"hidden_singles", py_hidden_singles, METH_O, hidden_singles_doc},
     {"full_houses", py_full_houses, METH_VARARGS, full_houses_doc},
@@ -965,6 +1290,7 @@ static PyMethodDef methods[] = {
     {"strong_links", py_strong_links, METH_O, strong_links_doc},
     {"two_link_chains", py_two_link_chains, METH_O, two_link_chains_doc},
     {"empty_rectangles", py_empty_rectangles, METH_O, empty_rectangles_doc},
+    {"als_chains", py_als_chains, METH_VARARGS, als_chains_doc},
     {NULL, NULL, 0, NULL},
 };
 
