@@ -974,6 +974,16 @@ typedef struct {
     ChainSet *sets;
     int *link_to, *link_digit; /* digit 1-9 */
     CellSet digit_cells[9];
+    /* For the chain's first set: each set's digits z (bit z-1) whose eliminations both sets
+     * would make as the chain's two ends (0 for the sets before the first, which a chain found
+     * from its lower end never ends at), and the links that lead to such a set, in link order:
+     * the last set of a chain is looked for among those alone. */
+    unsigned *ends;
+    int *end_first, *end_count, *end_links;
+    /* For the same first set, the fewest links from each set to a possible last one (a bound:
+     * the digits of the links are not looked at), so that a chain too short to get there is
+     * not walked on; the links into each set, to find it, and a queue. */
+    int *distance, *into_first, *into_count, *into, *queue;
     int covered, most_sets;
     int path[16], rccs[16], length;
     uint64_t *seen; /* open addressing table of elimination sets already given */
@@ -1033,24 +1043,65 @@ static int first_time(ChainWalk *walk, const uint64_t *words) {
 }
 
 /* The chain of walk->path plus `last` over `x`: its eliminations, given when new. */
-static int chain_end(ChainWalk *walk, int last, int x) {
-    ChainSet *first = &walk->sets[walk->path[0]], *end = &walk->sets[last];
-    unsigned zs = first->useful & end->useful & ~(1u << (walk->rccs[0] - 1)) & ~(1u << (x - 1));
-    if (!zs)
-        return 0;
-    CellSet targets[9];
-    int found = 0;
-    for (int d = 0; d < 9; d++) {
-        targets[d].lo = targets[d].hi = 0;
-        if (zs >> d & 1) {
-            targets[d] = both(both(walk->digit_cells[d], first->seers[d]), end->seers[d]);
-            targets[d].lo &= ~(first->cells.lo | end->cells.lo);
-            targets[d].hi &= ~(first->cells.hi | end->cells.hi);
-            found |= (targets[d].lo | targets[d].hi) != 0;
+/* The cells outside both `first` and `end` that see every z of each, as chain ends. */
+static CellSet end_targets(const ChainWalk *walk, const ChainSet *first, const ChainSet *end,
+                           int d) {
+    CellSet targets = both(both(walk->digit_cells[d], first->seers[d]), end->seers[d]);
+    targets.lo &= ~(first->cells.lo | end->cells.lo);
+    targets.hi &= ~(first->cells.hi | end->cells.hi);
+    return targets;
+}
+
+/* Fill walk->ends and the links to the possible last sets for chains that start at `start`. */
+static void ends_of(ChainWalk *walk, int start, int count) {
+    ChainSet *first = &walk->sets[start];
+    for (int e = 0; e < count; e++) {
+        walk->ends[e] = 0;
+        unsigned zs = e > start ? first->useful & walk->sets[e].useful : 0;
+        for (int d = 0; d < 9; d++) {
+            if (zs >> d & 1) {
+                CellSet targets = end_targets(walk, first, &walk->sets[e], d);
+                if (targets.lo | targets.hi)
+                    walk->ends[e] |= 1u << d;
+            }
         }
     }
-    if (!found) /* the common case: the ends' z are too far apart */
+    int at = 0, head = 0, tail = 0;
+    for (int i = 0; i < count; i++) {
+        ChainSet *set = &walk->sets[i];
+        walk->end_first[i] = at;
+        for (int k = set->first_link; k < set->first_link + set->links; k++)
+            if (walk->ends[walk->link_to[k]])
+                walk->end_links[at++] = k;
+        walk->end_count[i] = at - walk->end_first[i];
+        walk->distance[i] = walk->ends[i] ? 0 : walk->most_sets;
+        if (walk->ends[i])
+            walk->queue[tail++] = i;
+    }
+    while (head < tail) { /* breadth first from the possible last sets, against the links */
+        int set = walk->queue[head++];
+        for (int j = walk->into_first[set]; j < walk->into_first[set] + walk->into_count[set];
+             j++) {
+            int from = walk->into[j];
+            if (walk->distance[from] > walk->distance[set] + 1) {
+                walk->distance[from] = walk->distance[set] + 1;
+                walk->queue[tail++] = from;
+            }
+        }
+    }
+}
+
+static int chain_end(ChainWalk *walk, int last, int x) {
+    ChainSet *first = &walk->sets[walk->path[0]], *end = &walk->sets[last];
+    unsigned zs = walk->ends[last] & ~(1u << (walk->rccs[0] - 1)) & ~(1u << (x - 1));
+    if (!zs) /* the common case: the ends' z are too far apart, or only the RCCs */
         return 0;
+    CellSet targets[9];
+    for (int d = 0; d < 9; d++) {
+        targets[d].lo = targets[d].hi = 0;
+        if (zs >> d & 1)
+            targets[d] = end_targets(walk, first, end, d);
+    }
     uint64_t words[ELIMINATION_WORDS] = {0};
     for (int d = 0; d < 9; d++) {
         for (int cell = 0; cell < 81; cell++) {
@@ -1082,13 +1133,18 @@ static int chain_end(ChainWalk *walk, int last, int x) {
 }
 
 /* Extend the chain walk->path (whose largest set has `largest` cells) by each link of its last
- * set, depth first, in the order of the links. */
+ * set, depth first, in the order of the links; to its last set (most_sets) by the links that
+ * can end it only. */
 static int walk_on(ChainWalk *walk, int largest) {
-    int n = walk->length;
-    ChainSet *here = &walk->sets[walk->path[n - 1]];
-    for (int k = here->first_link; k < here->first_link + here->links; k++) {
+    int n = walk->length, here = walk->path[n - 1];
+    int last_set = n + 1 == walk->most_sets;
+    int first = last_set ? walk->end_first[here] : walk->sets[here].first_link;
+    int stop = first + (last_set ? walk->end_count[here] : walk->sets[here].links);
+    for (int j = first; j < stop; j++) {
+        int k = last_set ? walk->end_links[j] : j;
         int next = walk->link_to[k], x = walk->link_digit[k];
-        if (x == walk->rccs[n - 2])
+        int ends_here = n >= 3 && walk->ends[next];
+        if (x == walk->rccs[n - 2] || (!ends_here && walk->distance[next] > walk->most_sets - n - 1))
             continue;
         int again = 0;
         for (int i = 0; i < n && !again; i++)
@@ -1098,10 +1154,9 @@ static int walk_on(ChainWalk *walk, int largest) {
         int size = walk->sets[next].size;
         int wider = size > largest ? size : largest;
         walk->rccs[n - 1] = x;
-        if (n >= 3 && next > walk->path[0] && wider > walk->covered &&
-            chain_end(walk, next, x) < 0)
+        if (ends_here && wider > walk->covered && chain_end(walk, next, x) < 0)
             return -1;
-        if (n + 1 < walk->most_sets) {
+        if (!last_set) {
             walk->path[n] = next;
             walk->length = n + 1;
             int failed = walk_on(walk, wider);
@@ -1193,7 +1248,18 @@ static PyObject *py_als_chains(PyObject *self, PyObject *args) {
     walk.sets = calloc((size_t)count + 1, sizeof(ChainSet));
     walk.link_to = calloc((size_t)total + 1, sizeof(int));
     walk.link_digit = calloc((size_t)total + 1, sizeof(int));
-    if (!walk.sets || !walk.link_to || !walk.link_digit) {
+    walk.ends = calloc((size_t)count + 1, sizeof(unsigned));
+    walk.end_first = calloc((size_t)count + 1, sizeof(int));
+    walk.end_count = calloc((size_t)count + 1, sizeof(int));
+    walk.end_links = calloc((size_t)total + 1, sizeof(int));
+    walk.distance = calloc((size_t)count + 1, sizeof(int));
+    walk.into_first = calloc((size_t)count + 1, sizeof(int));
+    walk.into_count = calloc((size_t)count + 1, sizeof(int));
+    walk.into = calloc((size_t)total + 1, sizeof(int));
+    walk.queue = calloc((size_t)count + 1, sizeof(int));
+    if (!walk.sets || !walk.link_to || !walk.link_digit || !walk.ends || !walk.end_first ||
+        !walk.end_count || !walk.end_links || !walk.distance || !walk.into_first ||
+        !walk.into_count || !walk.into || !walk.queue) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1247,12 +1313,24 @@ static PyObject *py_als_chains(PyObject *self, PyObject *args) {
         set->links = at - set->first_link;
         Py_DECREF(own);
     }
+    for (int k = 0; k < at; k++) /* the links into each set, grouped by set */
+        walk.into_count[walk.link_to[k]]++;
+    for (Py_ssize_t i = 1; i < count; i++)
+        walk.into_first[i] = walk.into_first[i - 1] + walk.into_count[i - 1];
+    for (Py_ssize_t i = 0; i < count; i++) { /* queue[to]: the links into `to` placed so far */
+        ChainSet *set = &walk.sets[i];
+        for (int k = set->first_link; k < set->first_link + set->links; k++) {
+            int to = walk.link_to[k];
+            walk.into[walk.into_first[to] + walk.queue[to]++] = (int)i;
+        }
+    }
     if (!(walk.out = PyList_New(0)))
         goto done;
     for (Py_ssize_t i = 0; i < count; i++) {
         ChainSet *start = &walk.sets[i];
         if (!start->useful)
             continue;
+        ends_of(&walk, (int)i, (int)count);
         for (int k = start->first_link; k < start->first_link + start->links; k++) {
             int next = walk.link_to[k];
             walk.path[0] = (int)i;
@@ -1271,6 +1349,15 @@ done:
     free(walk.sets);
     free(walk.link_to);
     free(walk.link_digit);
+    free(walk.ends);
+    free(walk.end_first);
+    free(walk.end_count);
+    free(walk.end_links);
+    free(walk.distance);
+    free(walk.into_first);
+    free(walk.into_count);
+    free(walk.into);
+    free(walk.queue);
     free(walk.seen);
     Py_XDECREF(sets);
     Py_XDECREF(links);
