@@ -415,7 +415,7 @@ def _chain_step(
 ) -> Step:
     group = [index.sets[i] for i in path]
     links = (
-        ", ".join(f"{group[k].name()} -{rccs[k]}- " for k in range(len(rccs))) + group[-1].name()
+        "".join(f"{group[k].name()} -{rccs[k]}- " for k in range(len(rccs))) + group[-1].name()
     )
     total = sum(a.size for a in group)
     return _step(
