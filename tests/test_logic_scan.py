@@ -347,7 +347,8 @@ def _chains_by_definition(
     for i, links_of_i in enumerate(links):
         if useful[i]:
             for j, x in links_of_i:
-                walk([i, j], [x])
+                if j != i:
+                    walk([i, j], [x])
     return found
 
 

@@ -1042,7 +1042,6 @@ static int first_time(ChainWalk *walk, const uint64_t *words) {
     }
 }
 
-/* The chain of walk->path plus `last` over `x`: its eliminations, given when new. */
 /* The cells outside both `first` and `end` that see every z of each, as chain ends. */
 static CellSet end_targets(const ChainWalk *walk, const ChainSet *first, const ChainSet *end,
                            int d) {
@@ -1091,6 +1090,7 @@ static void ends_of(ChainWalk *walk, int start, int count) {
     }
 }
 
+/* The chain of walk->path plus `last` over `x`: its eliminations, given when new. */
 static int chain_end(ChainWalk *walk, int last, int x) {
     ChainSet *first = &walk->sets[walk->path[0]], *end = &walk->sets[last];
     unsigned zs = walk->ends[last] & ~(1u << (walk->rccs[0] - 1)) & ~(1u << (x - 1));
@@ -1144,7 +1144,8 @@ static int walk_on(ChainWalk *walk, int largest) {
         int k = last_set ? walk->end_links[j] : j;
         int next = walk->link_to[k], x = walk->link_digit[k];
         int ends_here = n >= 3 && walk->ends[next];
-        if (x == walk->rccs[n - 2] || (!ends_here && walk->distance[next] > walk->most_sets - n - 1))
+        int reach = walk->most_sets - n - 1; /* sets the chain may take after `next` */
+        if (x == walk->rccs[n - 2] || (!ends_here && walk->distance[next] > reach))
             continue;
         int again = 0;
         for (int i = 0; i < n && !again; i++)
@@ -1209,9 +1210,10 @@ PyDoc_STRVAR(
     "mask and 10 cell sets, seers[z] the cells that see every cell of the set holding z; "
     "`links[i]` its restricted commons as (other set, digit), `digit_cells` the cells holding "
     "each digit (index 0 unused). A chain never meets a set twice, consecutive digits differ "
-    "and one of its sets has more than `covered` cells. Depth first from each set in turn, each found from its lower end only; of the "
-    "chains with the same eliminations (cell, z) only the first. z is a digit of both ends but "
-    "the first and last RCC; the cells that lose it see all its cells in both ends.");
+    "and one of its sets has more than `covered` cells. Depth first from each set in turn, "
+    "each found from its lower end only; of the chains with the same eliminations (cell, z) "
+    "only the first. z is a digit of both ends but the first and last RCC; the cells that "
+    "lose it see all its cells in both ends.");
 
 static PyObject *py_als_chains(PyObject *self, PyObject *args) {
     PyObject *sets_arg, *links_arg, *digits_arg;
@@ -1333,6 +1335,8 @@ static PyObject *py_als_chains(PyObject *self, PyObject *args) {
         ends_of(&walk, (int)i, (int)count);
         for (int k = start->first_link; k < start->first_link + start->links; k++) {
             int next = walk.link_to[k];
+            if (next == i)
+                continue;
             walk.path[0] = (int)i;
             walk.path[1] = next;
             walk.rccs[0] = walk.link_digit[k];
