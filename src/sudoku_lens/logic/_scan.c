@@ -1051,12 +1051,13 @@ static CellSet end_targets(const ChainWalk *walk, const ChainSet *first, const C
     return targets;
 }
 
-/* Fill walk->ends and the links to the possible last sets for chains that start at `start`. */
-static void ends_of(ChainWalk *walk, int start, int count) {
+/* Fill walk->ends and the links to the possible last sets for chains that start at `start` with
+ * the digit x1. */
+static void ends_of(ChainWalk *walk, int start, int x1, int count) {
     ChainSet *first = &walk->sets[start];
     for (int e = 0; e < count; e++) {
         walk->ends[e] = 0;
-        unsigned zs = e > start ? first->useful & walk->sets[e].useful : 0;
+        unsigned zs = e > start ? first->useful & walk->sets[e].useful & ~(1u << (x1 - 1)) : 0;
         for (int d = 0; d < 9; d++) {
             if (zs >> d & 1) {
                 CellSet targets = end_targets(walk, first, &walk->sets[e], d);
@@ -1332,11 +1333,15 @@ static PyObject *py_als_chains(PyObject *self, PyObject *args) {
         ChainSet *start = &walk.sets[i];
         if (!start->useful)
             continue;
-        ends_of(&walk, (int)i, (int)count);
+        int x1 = 0;
         for (int k = start->first_link; k < start->first_link + start->links; k++) {
             int next = walk.link_to[k];
             if (next == i)
                 continue;
+            if (walk.link_digit[k] != x1) {
+                x1 = walk.link_digit[k];
+                ends_of(&walk, (int)i, x1, (int)count);
+            }
             walk.path[0] = (int)i;
             walk.path[1] = next;
             walk.rccs[0] = walk.link_digit[k];
