@@ -980,10 +980,11 @@ typedef struct {
      * the last set of a chain is looked for among those alone. */
     unsigned *ends;
     int *end_first, *end_count, *end_links;
-    /* For the same first set, the fewest links from each set to a possible last one (a bound:
-     * the digits of the links are not looked at), so that a chain too short to get there is
-     * not walked on; the links into each set, to find it, and a queue. */
-    int *distance, *into_first, *into_count, *into, *queue;
+    /* For the same first set and RCC, the fewest links from each set, reached over each digit
+     * (index set * 9 + digit - 1), to a possible last one (a bound: whether a set is met twice
+     * is not looked at), so that a chain too short to get there is not walked on; the links
+     * into each set (their indices), the set each link leaves, and a queue of those states. */
+    int *distance, *into_first, *into_count, *into, *link_from, *queue;
     int covered, most_sets;
     int path[16], rccs[16], length;
     uint64_t *seen; /* open addressing table of elimination sets already given */
@@ -1074,18 +1075,26 @@ static void ends_of(ChainWalk *walk, int start, int x1, int count) {
             if (walk->ends[walk->link_to[k]])
                 walk->end_links[at++] = k;
         walk->end_count[i] = at - walk->end_first[i];
-        walk->distance[i] = walk->ends[i] ? 0 : walk->most_sets;
-        if (walk->ends[i])
-            walk->queue[tail++] = i;
+        for (int d = 0; d < 9; d++) { /* a last set reached over d ends a chain with some z != d */
+            int state = i * 9 + d;
+            walk->distance[state] = walk->ends[i] & ~(1u << d) ? 0 : walk->most_sets;
+            if (!walk->distance[state])
+                walk->queue[tail++] = state;
+        }
     }
     while (head < tail) { /* breadth first from the possible last sets, against the links */
-        int set = walk->queue[head++];
+        int state = walk->queue[head++], set = state / 9;
         for (int j = walk->into_first[set]; j < walk->into_first[set] + walk->into_count[set];
              j++) {
-            int from = walk->into[j];
-            if (walk->distance[from] > walk->distance[set] + 1) {
-                walk->distance[from] = walk->distance[set] + 1;
-                walk->queue[tail++] = from;
+            int k = walk->into[j], digit = walk->link_digit[k] - 1;
+            if (digit != state % 9)
+                continue;
+            for (int d = 0; d < 9; d++) { /* the link's set, reached over any other digit */
+                int from = walk->link_from[k] * 9 + d;
+                if (d != digit && walk->distance[from] > walk->distance[state] + 1) {
+                    walk->distance[from] = walk->distance[state] + 1;
+                    walk->queue[tail++] = from;
+                }
             }
         }
     }
@@ -1146,7 +1155,7 @@ static int walk_on(ChainWalk *walk, int largest) {
         int next = walk->link_to[k], x = walk->link_digit[k];
         int ends_here = n >= 3 && walk->ends[next];
         int reach = walk->most_sets - n - 1; /* sets the chain may take after `next` */
-        if (x == walk->rccs[n - 2] || (!ends_here && walk->distance[next] > reach))
+        if (x == walk->rccs[n - 2] || (!ends_here && walk->distance[next * 9 + x - 1] > reach))
             continue;
         int again = 0;
         for (int i = 0; i < n && !again; i++)
@@ -1255,14 +1264,15 @@ static PyObject *py_als_chains(PyObject *self, PyObject *args) {
     walk.end_first = calloc((size_t)count + 1, sizeof(int));
     walk.end_count = calloc((size_t)count + 1, sizeof(int));
     walk.end_links = calloc((size_t)total + 1, sizeof(int));
-    walk.distance = calloc((size_t)count + 1, sizeof(int));
+    walk.distance = calloc((size_t)count * 9 + 1, sizeof(int));
     walk.into_first = calloc((size_t)count + 1, sizeof(int));
     walk.into_count = calloc((size_t)count + 1, sizeof(int));
     walk.into = calloc((size_t)total + 1, sizeof(int));
-    walk.queue = calloc((size_t)count + 1, sizeof(int));
+    walk.link_from = calloc((size_t)total + 1, sizeof(int));
+    walk.queue = calloc((size_t)count * 9 + 1, sizeof(int));
     if (!walk.sets || !walk.link_to || !walk.link_digit || !walk.ends || !walk.end_first ||
         !walk.end_count || !walk.end_links || !walk.distance || !walk.into_first ||
-        !walk.into_count || !walk.into || !walk.queue) {
+        !walk.into_count || !walk.into || !walk.link_from || !walk.queue) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1324,7 +1334,8 @@ static PyObject *py_als_chains(PyObject *self, PyObject *args) {
         ChainSet *set = &walk.sets[i];
         for (int k = set->first_link; k < set->first_link + set->links; k++) {
             int to = walk.link_to[k];
-            walk.into[walk.into_first[to] + walk.queue[to]++] = (int)i;
+            walk.into[walk.into_first[to] + walk.queue[to]++] = k;
+            walk.link_from[k] = (int)i;
         }
     }
     if (!(walk.out = PyList_New(0)))
@@ -1366,6 +1377,7 @@ done:
     free(walk.into_first);
     free(walk.into_count);
     free(walk.into);
+    free(walk.link_from);
     free(walk.queue);
     free(walk.seen);
     Py_XDECREF(sets);
