@@ -415,9 +415,7 @@ def _chain_step(
     eliminations: list[tuple[int, int]],
 ) -> Step:
     group = [index.sets[i] for i in path]
-    links = (
-        "".join(f"{group[k].name()} -{rccs[k]}- " for k in range(len(rccs))) + group[-1].name()
-    )
+    links = "".join(f"{group[k].name()} -{rccs[k]}- " for k in range(len(rccs))) + group[-1].name()
     total = sum(a.size for a in group)
     return _step(
         "als-xy-chain",
