@@ -22,40 +22,35 @@ def pointing(grid: CandidateGrid) -> Iterator[Step]:
     """A digit whose places in a box all lie in one row or column: that line's other cells
     cannot hold it. (Found by `_scan.pointings`, in C.)"""
     for box, line, digit in pointings(grid.cands):
-        places = grid.digit_cells[digit] & UNIT_SETS[box]
-        removed = grid.digit_cells[digit] & UNIT_SETS[line] & ~UNIT_SETS[box]
-        eliminations = tuple((cell, digit) for cell in cells_of(removed))
-        yield Step(
-            technique="pointing",
-            rating=2.6,
-            explanation=f"In {unit_name(box)} every {digit} lies in {unit_name(line)}, so "
-            f"the {digit} of {unit_name(line)} is in {unit_name(box)} and "
-            f"{eliminated_text(eliminations)}.",
-            eliminations=eliminations,
-            cells=tuple(cells_of(places)),
-            candidates=tuple((cell, digit) for cell in cells_of(places)),
-            units=(box, line),
-        )
+        yield _confined(grid, "pointing", 2.6, digit, box, line)
 
 
 def claiming(grid: CandidateGrid) -> Iterator[Step]:
     """A digit whose places in a row or column all lie in one box: the box's other cells cannot
     hold it. (Found by `_scan.claimings`, in C.)"""
     for line, box, digit in claimings(grid.cands):
-        places = grid.digit_cells[digit] & UNIT_SETS[line]
-        removed = grid.digit_cells[digit] & UNIT_SETS[box] & ~UNIT_SETS[line]
-        eliminations = tuple((cell, digit) for cell in cells_of(removed))
-        yield Step(
-            technique="claiming",
-            rating=2.8,
-            explanation=f"In {unit_name(line)} every {digit} lies in {unit_name(box)}, so "
-            f"the {digit} of {unit_name(box)} is in {unit_name(line)} and "
-            f"{eliminated_text(eliminations)}.",
-            eliminations=eliminations,
-            cells=tuple(cells_of(places)),
-            candidates=tuple((cell, digit) for cell in cells_of(places)),
-            units=(line, box),
-        )
+        yield _confined(grid, "claiming", 2.8, digit, line, box)
+
+
+def _confined(
+    grid: CandidateGrid, name: str, rating: float, digit: int, unit: int, other: int
+) -> Step:
+    """The step of a digit whose places in `unit` all lie in `other` (a box and a line, either
+    way round): `other`'s cells outside `unit` lose it."""
+    places = grid.digit_cells[digit] & UNIT_SETS[unit]
+    removed = grid.digit_cells[digit] & UNIT_SETS[other] & ~UNIT_SETS[unit]
+    eliminations = tuple((cell, digit) for cell in cells_of(removed))
+    return Step(
+        technique=name,
+        rating=rating,
+        explanation=f"In {unit_name(unit)} every {digit} lies in {unit_name(other)}, so "
+        f"the {digit} of {unit_name(other)} is in {unit_name(unit)} and "
+        f"{eliminated_text(eliminations)}.",
+        eliminations=eliminations,
+        cells=tuple(cells_of(places)),
+        candidates=tuple((cell, digit) for cell in cells_of(places)),
+        units=(unit, other),
+    )
 
 
 def _locked(grid: CandidateGrid, size: int, name: str, rating: float) -> Iterator[Step]:
