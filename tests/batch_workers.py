@@ -1,4 +1,5 @@
-"""Worker functions for the batch tests: they kill their own process on chosen photos.
+"""Worker functions for the batch tests: they kill their own process on chosen photos, or say
+which process started them.
 
 Passed to `sudoku_lens.batch.run(..., worker=...)`, imported by name in the worker processes
 (local and Dask), so they live in a module of their own rather than in a test file.
@@ -10,7 +11,7 @@ import os
 import signal
 from pathlib import Path
 
-from sudoku_lens.batch.work import Done, PhotoUnit, Unit, work
+from sudoku_lens.batch.work import Done, PhotoUnit, Unit, failed, work
 
 
 def die_on_crash_photos(unit: Unit, encoding: str | None) -> Done:
@@ -24,3 +25,8 @@ def die_on_crash_photos(unit: Unit, encoding: str | None) -> Done:
             marker.touch()
             os.kill(os.getpid(), signal.SIGKILL)
     return work(unit, encoding)
+
+
+def name_the_parent(unit: Unit, encoding: str | None) -> Done:
+    """Record every item as an error that names the process this worker was started by."""
+    return failed(unit, f"started by {os.getppid()}", encoding)

@@ -10,6 +10,7 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import cv2
 import pytest
@@ -612,10 +613,89 @@ def test_only_spill_folders_of_dead_batches_on_this_host_are_removed(tmp_path: P
     assert kept == {names[k] for k in ("live", "live, start unknown", "other host", "older name")}
 
 
+@pytest.mark.parametrize("other_thread", [False, True])
+def test_workers_are_forked_from_the_batch_unless_it_runs_another_thread(
+    tmp_path: Path, other_thread: bool
+) -> None:
+    """A process running one thread forks its workers itself (they start at once); one running
+    another thread (here Python's; OpenCV's pool hung a forked worker) has the fork server
+    start them."""
+    import subprocess
+
+    bank = puzzle_file(tmp_path / "bank.txt")
+    script = (
+        "import os, sys, threading\n"
+        "from batch_workers import name_the_parent\n"
+        "from sudoku_lens.batch import run\n"
+        "if sys.argv[2] == 'True':\n"
+        "    threading.Thread(target=threading.Event().wait, daemon=True).start()\n"
+        "records = run([sys.argv[1]], jobs=2, worker=name_the_parent)\n"
+        "starters = {record.error for record in records}\n"
+        "print(os.getpid(), *starters)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+    ran = subprocess.run(
+        [sys.executable, "-c", script, str(bank), str(other_thread)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=120,
+    )
+    pid, *starters = ran.stdout.split(" ", 1)
+    assert len(starters) == 1 and starters[0].startswith("started by ")
+    assert (starters[0].split()[-1] == pid) is not other_thread
+
+
+def test_the_workers_of_a_batch_killed_outright_stop(tmp_path: Path) -> None:
+    """Workers forked from the batch do not hold each other's pipes open, so each sees the
+    batch gone and exits rather than waiting for work forever."""
+    import signal
+    import subprocess
+    import time
+
+    import psutil
+
+    bank = puzzle_file(tmp_path / "bank.txt")
+    script = (
+        "import multiprocessing, sys\n"
+        "from sudoku_lens.batch import process\n"
+        "units = process([sys.argv[1]] * 3, jobs=2)\n"
+        "next(units)\n"
+        "print(*(child.pid for child in multiprocessing.active_children()), flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    batch = subprocess.Popen(
+        [sys.executable, "-c", script, str(bank)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        workers = [psutil.Process(int(pid)) for pid in batch.stdout.readline().split()]
+        assert len(workers) == 2 and all(w.ppid() == batch.pid for w in workers)
+    finally:
+        batch.send_signal(signal.SIGKILL)
+        batch.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(_running_process(w) for w in workers):
+        time.sleep(0.05)
+    assert not any(_running_process(w) for w in workers)
+
+
+def _running_process(process: Any) -> bool:
+    import psutil
+
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
 def test_a_puzzle_batch_imports_no_numpy_before_its_workers_start() -> None:
-    """The command starts the workers' fork server before its own imports, so that both import
-    at once, and neither the server's modules nor the command's need NumPy for a puzzle file
-    (it took the server a tenth of a second before the first worker could start)."""
+    """Workers start with what the command has imported (forked from it) or what the fork
+    server preloads: neither needs NumPy for a puzzle file (it took a tenth of a second before
+    the first worker could start)."""
     import subprocess
 
     from sudoku_lens.batch.forkserver import LOCAL_CLUSTER_PRELOAD, PRELOAD, preload

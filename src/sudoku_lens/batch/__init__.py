@@ -53,7 +53,8 @@ _EXPORTS = {
     "Unit": "sudoku_lens.batch.work",
 }
 """Names importable from here that load their module on first use: importing this
-package stays cheap, so the command line can start the fork server first (`batch.forkserver`)."""
+package stays cheap, so the command line can start a LocalCluster's fork server first
+(`batch.forkserver`)."""
 
 __all__ = [
     "FIELDS",
@@ -116,7 +117,7 @@ def process(
     """
     from sudoku_lens.batch.forkserver import preload, start_fork_server
 
-    if cluster in (None, "local"):  # the fork server imports while we go on
+    if cluster == "local":  # the fork server imports while we go on
         start_fork_server(preload(cluster, worker and worker.__module__))
     from sudoku_lens.batch.inputs import Recorded, expand
     from sudoku_lens.batch.output import read_recorded

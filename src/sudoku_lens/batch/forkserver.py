@@ -1,18 +1,21 @@
-"""The fork server that this machine's worker processes are forked from: the local pool's, and a
-LocalCluster's.
+"""The fork server that this machine's worker processes are forked from: a LocalCluster's, and
+the local pool's where the batch runs other threads and cannot fork them itself (`batch.local`).
 
 This module imports nothing but the standard library, and neither does `sudoku_lens.batch`
-until it is used, so the command line starts the server before its own imports: the server and
-the command import at once, on two cores, and the first workers start a tenth of a second sooner.
+until it is used, so the command line starts a LocalCluster's server before its own imports:
+the server and the command import at once, on two cores, and the first workers start a tenth of
+a second sooner.
 """
 
 from __future__ import annotations
 
 PRELOAD = ["sudoku_lens.batch.work", "sudoku_lens.batch.records", "sudoku_lens.solve"]
-"""Modules the fork server imports once, so that each worker starts with them (the C solver and
-the batch's own modules, none of which needs NumPy to solve a puzzle file); the photo reader's
-(NumPy, OpenCV, ONNX Runtime) are left to the workers that read photos: NumPy alone took the
-server a tenth of a second, spent before the first worker of a puzzle batch could start."""
+"""Modules the fork server imports once (the local pool imports them before it forks), so that
+each worker starts with them (the C solver and the batch's own modules, none of which needs
+NumPy to solve a puzzle file); the photo reader's (NumPy, OpenCV, ONNX Runtime) are left to the
+workers that read photos: NumPy alone took the server a tenth of a second, spent before the
+first worker of a puzzle batch could start, and OpenCV's threads in the batch's own process
+would keep it from forking its workers."""
 
 LOCAL_CLUSTER_PRELOAD = ["distributed", "sudoku_lens.pipeline"]
 """What the fork server of a LocalCluster's workers imports besides the solver's modules: Dask,

@@ -3,9 +3,14 @@
 A worker works through its units in the order sent, so the next one is already there when it
 finishes one (units are small: paths and places in files). A worker that dies (a segfault, the
 out-of-memory killer) dies on the oldest unit it holds: that one is retried once on a fresh
-worker, then recorded as an error; the others it held are sent again as they were. Workers are
-started by a fork server (safe with the parent's threads) that has imported
-`batch.forkserver.PRELOAD` once, and ignore Ctrl-C, which the parent handles by stopping them.
+worker, then recorded as an error; the others it held are sent again as they were. Workers
+ignore Ctrl-C, which the parent handles by stopping them.
+
+Workers are forked from this process where that is safe (Linux, and this process runs one
+thread): they start within a millisecond, with the modules it has imported. Elsewhere, or while
+it runs other threads (a progress bar's, a web server's, OpenCV's or ONNX Runtime's pools),
+they are started by a fork server that imports `batch.forkserver.PRELOAD` first: a tenth to a
+fifth of a second before the first one can start, 4-8% of a million-puzzle batch on two cores.
 
 Encoded rows (hundreds of megabytes for a bank of puzzles) do not go through the parent when
 the pool has a spill folder: each worker writes a unit's rows to a file of its own there
@@ -18,9 +23,12 @@ pickled.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import multiprocessing
+import multiprocessing.util
 import os
 import signal
+import sys
 from collections import deque
 from dataclasses import replace
 from multiprocessing.connection import Connection, wait
@@ -93,6 +101,30 @@ def _receive_rows(connection: Connection, size: int) -> bytearray:
     return rows
 
 
+def _start_method(worker: Worker) -> Any:
+    """The multiprocessing context to start a worker with now: fork where it is safe (see the
+    module's notes), else the fork server (started here if it does not run yet)."""
+    if _runs_one_thread():
+        for module in preload(None, worker.__module__):  # imported once, here, for all
+            importlib.import_module(module)
+        return multiprocessing.get_context("fork")
+    start_fork_server(preload(None, worker.__module__))
+    return multiprocessing.get_context("forkserver")
+
+
+def _runs_one_thread() -> bool:
+    """Whether this process runs one thread, counting those of C libraries (OpenCV's and ONNX
+    Runtime's pools, OpenBLAS's), which Python's `threading` does not see; Linux only. A child
+    forked beside another thread inherits the locks it held: a worker forked from a process
+    whose OpenCV pool ran hung in `cv2.setNumThreads`."""
+    if sys.platform != "linux":
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
 class _Process:
     """One worker process, its end of the pipe, and the task it holds."""
 
@@ -100,6 +132,9 @@ class _Process:
         self, context: Any, worker: Worker, encoding: str | None, spill_dir: str | None
     ) -> None:
         self.connection, child = context.Pipe()
+        # a worker forked later must not hold this end: it would keep this worker's pipe open
+        # after this process has gone, and the worker would wait for work forever
+        multiprocessing.util.register_after_fork(self, _Process._close_in_child)
         self.process = context.Process(
             target=_serve,
             args=(child, worker, encoding, spill_dir),
@@ -109,6 +144,9 @@ class _Process:
         self.process.start()
         child.close()
         self.tasks: deque[tuple[int, Unit, int]] = deque()  # index, unit, attempt; oldest first
+
+    def _close_in_child(self) -> None:
+        self.connection.close()
 
 
 class LocalPool:
@@ -122,15 +160,14 @@ class LocalPool:
     def __init__(
         self, jobs: int, worker: Worker, encoding: str | None, spill_dir: str | None = None
     ) -> None:
-        self._context = multiprocessing.get_context("forkserver")
-        start_fork_server(preload(None, worker.__module__))
         self._worker, self._encoding, self._spill_dir = worker, encoding, spill_dir
         self._queue: deque[tuple[int, Unit, int]] = deque()
         self._ready: deque[tuple[int, Done]] = deque()
         self._processes = [self._start() for _ in range(jobs)]
 
     def _start(self) -> _Process:
-        return _Process(self._context, self._worker, self._encoding, self._spill_dir)
+        context = _start_method(self._worker)
+        return _Process(context, self._worker, self._encoding, self._spill_dir)
 
     def submit(self, index: int, unit: Unit) -> None:
         """Queue a unit; it goes to the first idle worker."""

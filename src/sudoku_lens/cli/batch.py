@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     # batch does no linear algebra, and OpenBLAS's idle threads spin for a tenth of a second
     # of CPU after each import, taken from the workers on a busy machine (Dask does the same).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    if args.cluster in (None, "local"):  # before our own imports: both import at once
+    if args.cluster == "local":  # before our own imports: both import at once
         from sudoku_lens.batch.forkserver import preload, start_fork_server
 
         start_fork_server(preload(args.cluster))
@@ -142,13 +142,16 @@ def _write_units(
             spill_dir=writer.path.resolve().parent,
             worker=work_rated if args.rate else work,
         )
-        bar = _ProgressBar(args.inputs, recorded) if on_terminal else None
+        # the bar and its threads come with the first unit, once the workers have started:
+        # a process running one thread forks them at once (see batch.local)
+        bar = None
         try:
             for done in done_units:
                 writer.write(done)
                 tally.update(done.statuses)
                 errors.extend(done.errors[: _SHOWN_ERRORS - len(errors)])
-                if bar is not None:
+                if on_terminal:
+                    bar = bar or _ProgressBar(args.inputs, recorded)
                     bar.advance(done.count, tally["error"])
         finally:
             done_units.close()
