@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from sudoku_lens.errors import PuzzleFormatError
@@ -286,3 +286,17 @@ def test_batches_reject_lines_that_would_shift_or_break_the_rest(
         solve_lines(lines)
     assert solve_lines([INKALA.replace("0", ".")]).solutions == [INKALA_SOLUTION]
     assert solve_lines([]).statuses == []
+
+
+@given(
+    st.binary(max_size=3000)
+    | st.lists(
+        st.sampled_from([b"\n", b"\n" * 9, b"\x0a\x8a", b"\xff", b"x" * 81]), max_size=900
+    ).map(b"".join)
+)
+@example(b"\n" * (8 * 255 * 3 + 5))
+def test_count_newlines_is_bytes_count(data: bytes) -> None:
+    """The batch's line counter (eight bytes at a time, 255 words to a round) counts what
+    bytes.count does, runs of line breaks long enough to fill every counter included."""
+    assert _core.count_newlines(data) == data.count(b"\n")
+    assert _core.count_newlines(bytearray(data)) == data.count(b"\n")

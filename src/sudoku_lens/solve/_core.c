@@ -544,11 +544,53 @@ done:
     return rows;
 }
 
+/* How many bytes of p[0..size) are c, eight at a time: a byte of x = word ^ (c in every byte) is
+ * zero exactly where the word holds c, and ~(((x & 0x7f..) + 0x7f..) | x) has the high bit of
+ * exactly those bytes set. Each byte of `lanes` counts its matches for up to 255 words, and
+ * their sum is taken in 16-bit lanes (at most 8 * 255 = 2040). */
+static Py_ssize_t count_byte(const unsigned char *p, Py_ssize_t size, unsigned char c) {
+    const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu, pattern = ones * c;
+    Py_ssize_t count = 0, i = 0;
+    while (size - i >= 8) {
+        Py_ssize_t words = (size - i) / 8 < 255 ? (size - i) / 8 : 255;
+        uint64_t lanes = 0;
+        for (Py_ssize_t w = 0; w < words; w++, i += 8) {
+            uint64_t word;
+            memcpy(&word, p + i, 8);
+            uint64_t x = word ^ pattern;
+            lanes += (~(((x & low7) + low7) | x) & ~low7) >> 7;
+        }
+        uint64_t pairs = (lanes & 0x00ff00ff00ff00ffu) + ((lanes >> 8) & 0x00ff00ff00ff00ffu);
+        count += (Py_ssize_t)((pairs * 0x0001000100010001u) >> 48);
+    }
+    for (; i < size; i++) count += p[i] == c;
+    return count;
+}
+
+PyDoc_STRVAR(count_newlines_doc,
+             "count_newlines(data) -> int\n\n"
+             "How many line breaks (b'\\n') data, any bytes-like object, holds: what\n"
+             "bytes.count(b'\\n') gives, some ten times faster (a batch counts the lines of every\n"
+             "piece of a puzzle file it cuts). Runs without the GIL.");
+
+static PyObject *py_count_newlines(PyObject *self, PyObject *arg) {
+    Py_buffer data;
+    (void)self;
+    if (PyObject_GetBuffer(arg, &data, PyBUF_SIMPLE) < 0) return NULL;
+    Py_ssize_t count;
+    Py_BEGIN_ALLOW_THREADS
+    count = count_byte((const unsigned char *)data.buf, data.len, '\n');
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&data);
+    return PyLong_FromSsize_t(count);
+}
+
 static PyMethodDef methods[] = {
     {"solve", (PyCFunction)(void (*)(void))py_solve, METH_VARARGS | METH_KEYWORDS, solve_doc},
     {"solve_many", (PyCFunction)(void (*)(void))py_solve_many, METH_VARARGS | METH_KEYWORDS,
      solve_many_doc},
     {"encode_rows", py_encode_rows, METH_VARARGS, encode_rows_doc},
+    {"count_newlines", py_count_newlines, METH_O, count_newlines_doc},
     {NULL, NULL, 0, NULL},
 };
 
