@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -456,10 +457,6 @@ def test_a_worker_that_dies_is_replaced_and_its_item_retried_once(
     assert always.error == "the worker process died on this item twice (killed by SIGKILL)"
 
 
-def spill_folders(folder: Path) -> list[Path]:
-    return list(folder.glob(".sudoku-lens-spill-*"))
-
-
 def rows_without_seconds(data: bytes, encoding: str) -> list:
     if encoding == "jsonl":
         return without_seconds(parse_jsonl(data))
@@ -467,72 +464,132 @@ def rows_without_seconds(data: bytes, encoding: str) -> list:
 
 
 @pytest.mark.parametrize("encoding", ["jsonl", "csv"])
-def test_spilled_rows_are_the_piped_rows_and_no_spill_file_is_left(
+def test_rows_the_workers_append_are_the_piped_rows_in_order(
     encoding: str, tmp_path: Path, monkeypatch
 ) -> None:
+    from sudoku_lens.batch.output import ResultsWriter
+
     plain = tmp_path / "plain.txt"
     plain.write_text(f"{INKALA}\n{EASY}\n" * 40)
     mixed = puzzle_file(tmp_path / "mixed.txt")
     monkeypatch.setattr(inputs, "PIECE_BYTES", 500)  # many units of both kinds
-    spilled = bytearray()
-    for done in process([plain, mixed], jobs=2, encoding=encoding, spill_dir=tmp_path):
-        assert done.encoded is None and done.spill is not None
-        assert Path(done.spill).parent in spill_folders(tmp_path)
-        spilled += Path(done.spill).read_bytes()
-    assert spill_folders(tmp_path) == []
     piped = b"".join(done.encoded for done in process([plain, mixed], jobs=2, encoding=encoding))
-    assert rows_without_seconds(spilled, encoding) == rows_without_seconds(piped, encoding)
+    appended = tmp_path / f"appended.{encoding}"
+    with ResultsWriter(appended) as writer:
+        dones = list(process([plain, mixed], jobs=2, encoding=encoding, results=appended))
+    assert all(done.written and done.encoded is None for done in dones) and len(dones) > 4
+    header = len(csv_header()) if encoding == "csv" else 0
+    assert appended.read_bytes()[:header] == csv_header()[:header]
+    expected = rows_without_seconds(piped, encoding)
+    assert rows_without_seconds(appended.read_bytes()[header:], encoding) == expected
     results = tmp_path / f"results.{encoding}"
     main(["batch", str(plain), str(mixed), "-o", str(results)])
-    assert spill_folders(tmp_path) == []
-    header = len(csv_header()) if encoding == "csv" else 0
-    assert rows_without_seconds(results.read_bytes()[header:], encoding) == rows_without_seconds(
-        piped, encoding
-    )
+    assert rows_without_seconds(results.read_bytes()[header:], encoding) == expected
+    assert writer.units == 0  # the workers wrote every row
 
 
-def test_without_a_spill_folder_or_kernel_copies_the_rows_still_arrive(
-    tmp_path: Path, monkeypatch
-) -> None:
-    import errno
-    import os
+def test_a_unit_whose_worker_died_holding_its_rows_is_run_again(tmp_path: Path) -> None:
+    import signal
+
+    from sudoku_lens.batch.local import LocalPool
 
     bank = puzzle_file(tmp_path / "bank.txt")
-    piped = [done.encoded for done in process([bank], jobs=1, encoding="jsonl")]
-    missing = tmp_path / "missing"  # no spill folder can be made there: rows come by pipe
-    dones = list(process([bank], jobs=1, encoding="jsonl", spill_dir=missing))
-    assert [done.spill for done in dones] == [None] and not missing.exists()
-    assert rows_without_seconds(dones[0].encoded, "jsonl") == rows_without_seconds(
-        piped[0], "jsonl"
-    )
-
-    def refuse(*args: object) -> int:
-        raise OSError(errno.EXDEV, "Invalid cross-device link")
-
-    monkeypatch.setattr(os, "copy_file_range", refuse)  # as between some file systems
+    [piped] = [done.encoded for done in process([bank], jobs=1, encoding="jsonl")]
     results = tmp_path / "results.jsonl"
-    main(["batch", str(bank), "-o", str(results)])
+    results.touch()
+    pool = LocalPool(1, work, "jsonl", str(results))
+    try:
+        [unit] = inputs.expand([bank])
+        pool.submit(0, unit)
+        index, done = pool.next_done()
+        assert index == 0 and done.held and results.read_bytes() == b""
+        worker = pool._processes[0].process
+        os.kill(worker.pid, signal.SIGKILL)
+        worker.join()
+        done = pool.commit(0, done)
+    finally:
+        pool.close()
+    assert done.written and done.statuses == Counter(
+        {"solved": 4, "error": 2, "several solutions": 1}
+    )
     assert rows_without_seconds(results.read_bytes(), "jsonl") == rows_without_seconds(
-        piped[0], "jsonl"
+        piped, "jsonl"
     )
 
 
-def test_an_interrupted_batch_or_a_dead_worker_leaves_no_spill_file(tmp_path: Path) -> None:
-    shutil.copy(EXAMPLE_PATH, tmp_path / "crash-always.jpg")
-    bank = puzzle_file(tmp_path / "bank.txt")
-    sources = [bank, tmp_path / "crash-always.jpg", bank]
-    done_units = process(
-        sources, jobs=2, encoding="jsonl", spill_dir=tmp_path, worker=die_on_crash_photos
+@pytest.mark.parametrize("failure", ["dies once", "dies always", "disk full"])
+def test_a_worker_that_fails_while_appending_leaves_no_part_of_its_unit(
+    tmp_path: Path, failure: str
+) -> None:
+    """A worker killed halfway through appending a unit's rows: the file is cut back to where
+    the unit began and the unit retried once (then recorded as an error); a file that cannot be
+    written stops the batch with one line. The workers are forked from the script, so they
+    take on its stand-in for `write_rows`."""
+    import subprocess
+
+    plain = tmp_path / "plain.txt"
+    plain.write_text(f"{INKALA}\n{EASY}\n" * 40)
+    results = tmp_path / "results.jsonl"
+    script = (
+        "import errno, os, signal, sys\n"
+        "from pathlib import Path\n"
+        "from sudoku_lens.batch import inputs, local\n"
+        "from sudoku_lens.cli import main\n"
+        "inputs.PIECE_BYTES = 900\n"
+        "failure, marker, write = sys.argv[3], Path(sys.argv[2] + '.failed'), local.write_rows\n"
+        "def failing(descriptor, rows):\n"
+        "    if failure == 'disk full':\n"
+        "        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))\n"
+        "    if b'\"line\": 23,' in rows and (failure == 'dies always' or not marker.exists()):\n"
+        "        marker.touch()\n"
+        "        write(descriptor, rows[: len(rows) // 2])\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)\n"
+        "    write(descriptor, rows)\n"
+        "local.write_rows = failing\n"
+        "sys.exit(main(['batch', sys.argv[1], '-o', sys.argv[2], '--jobs', '2']))\n"
     )
-    first = next(done_units)
-    assert first.spill is not None and Path(first.spill).exists()
-    done_units.close()  # as Ctrl-C does
-    assert spill_folders(tmp_path) == []
-    dones = list(
-        process(sources, jobs=2, encoding="jsonl", spill_dir=tmp_path, worker=die_on_crash_photos)
+    ran = subprocess.run(
+        [sys.executable, "-c", script, str(plain), str(results), failure],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
-    assert [done.statuses["error"] for done in dones] == [2, 1, 2]
-    assert spill_folders(tmp_path) == []
+    if failure == "disk full":
+        assert ran.returncode == 2
+        message = f"sudoku-lens: error: cannot write {results}: No space left on device"
+        assert ran.stderr.strip() == message
+        return
+    assert Path(f"{results}.failed").exists()  # a worker was killed halfway
+    records = records_of(results)
+    assert [record["line"] for record in records] == list(range(1, 81))
+    statuses = Counter(record["status"] for record in records)
+    if failure == "dies once":
+        assert ran.returncode == 0 and statuses == {"solved": 80}
+    else:
+        assert ran.returncode == 2 and statuses == {"solved": 69, "error": 11}
+        assert {r["error"] for r in records if r["status"] == "error"} == {
+            "the worker process died on this item twice (killed by SIGKILL)"
+        }
+
+
+def test_an_interrupted_batch_leaves_whole_units_it_can_resume(tmp_path: Path, monkeypatch) -> None:
+    """Stopped after its first unit (as Ctrl-C stops it), the results hold that unit, whole:
+    the workers append no rows that were not given their turn; resumed, every line once."""
+    from sudoku_lens.batch.output import ResultsWriter
+
+    plain = tmp_path / "plain.txt"
+    plain.write_text(f"{INKALA}\n{EASY}\n" * 3000)
+    monkeypatch.setattr(inputs, "PIECE_BYTES", 20_000)
+    results = tmp_path / "results.jsonl"
+    with ResultsWriter(results) as writer:
+        done_units = process([plain], jobs=2, encoding="jsonl", results=results)
+        first = next(done_units)
+        done_units.close()
+        writer.write(first)
+    assert [record["line"] for record in records_of(results)] == list(range(1, first.count + 1))
+    assert first.count < 6000
+    main(["batch", str(plain), "-o", str(results), "--resume"])
+    assert [record["line"] for record in records_of(results)] == list(range(1, 6001))
 
 
 @pytest.mark.parametrize("terminal", [True, False])
@@ -553,64 +610,6 @@ def test_progress_and_summary_on_a_terminal_only(
 def test_records_are_plain_data() -> None:
     record = Record("p.txt", 3, "puzzle", INKALA, None, None, None, "error", None, None, 0.0, "x")
     assert list(record.to_dict()) == list(FIELDS) and record.key == ("p.txt", 3)
-
-
-def test_a_batch_killed_outright_leaves_a_spill_folder_the_next_batch_removes(
-    tmp_path: Path,
-) -> None:
-    """SIGKILL gives the batch no chance to clean up; the next batch there, which finds the
-    folder's owner gone, does."""
-    import signal
-    import subprocess
-
-    bank = puzzle_file(tmp_path / "bank.txt")
-    script = (
-        "import sys\n"
-        "from sudoku_lens.batch import process\n"
-        f"units = process([{str(bank)!r}], jobs=1, encoding='jsonl', spill_dir={str(tmp_path)!r})\n"
-        "next(units)\n"
-        "print('spilled', flush=True)\n"
-        "sys.stdin.read()\n"
-    )
-    batch = subprocess.Popen(
-        [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert batch.stdout.readline() == "spilled\n"
-        [left] = spill_folders(tmp_path)
-    finally:
-        batch.send_signal(signal.SIGKILL)
-        batch.wait(timeout=30)
-    assert spill_folders(tmp_path) == [left]
-    main(["batch", str(bank), "-o", str(tmp_path / "results.jsonl"), "--resume"])
-    assert spill_folders(tmp_path) == []
-
-
-def test_only_spill_folders_of_dead_batches_on_this_host_are_removed(tmp_path: Path) -> None:
-    import os
-    import subprocess
-
-    from sudoku_lens import batch
-
-    gone = subprocess.Popen([sys.executable, "-c", "pass"])
-    gone.wait(timeout=30)
-    me, host = os.getpid(), batch._host_tag()
-    started = batch._start_time(me)
-    assert started is not None, "the test needs /proc"
-    names = {
-        "dead": f"{host}-{gone.pid}-1-abc",
-        "reused": f"{host}-{me}-{started + 1}-abc",  # our id, another process's start time
-        "live": f"{host}-{me}-{started}-abc",
-        "live, start unknown": f"{host}-{me}-0-abc",
-        "other host": f"{int(host, 16) ^ 1:08x}-{gone.pid}-1-abc",
-        "older name": "k3j_x9q2",
-    }
-    for name in names.values():
-        (tmp_path / (batch.SPILL_PREFIX + name)).mkdir()
-        (tmp_path / (batch.SPILL_PREFIX + name) / "0.rows").write_text("{}\n")
-    main(["batch", str(puzzle_file(tmp_path / "bank.txt")), "-o", str(tmp_path / "results.jsonl")])
-    kept = {path.name[len(batch.SPILL_PREFIX) :] for path in spill_folders(tmp_path)}
-    assert kept == {names[k] for k in ("live", "live, start unknown", "other host", "older name")}
 
 
 @pytest.mark.parametrize("other_thread", [False, True])

@@ -10,15 +10,12 @@ puzzle files line by line), in local mode and on Dask alike. Finished units wait
 of at most `window` units until those before them are done, so one slow photo holds back the
 output, never the memory bound.
 
-Spill files: with `spill_dir` and an `encoding`, local workers write each unit's rows to a file
-in a temporary folder made in `spill_dir` and the `Done` names it (`Done.spill`) instead of
-holding them: a writer copies that file into its results (see `batch.output`) in the kernel,
-never reading the rows. Each file is removed when the next `Done` is asked for, and the folder
-when the batch ends or is stopped. A batch killed outright (SIGKILL, a power cut) cannot clean
-up: the folder's name records its owner (a tag of the host, the process id and the process's
-start time), and the next batch with a `spill_dir` there removes the folders whose owner is gone
-(`remove_stale_spill_folders`), never one of a live batch. Dask workers, which may be on other
-machines, always send their rows back.
+Results written by the workers: with `results` (a JSON Lines or CSV file) and its `encoding`,
+local workers keep each unit's rows and append them to that file themselves, in input order,
+when the unit's turn comes (`LocalPool.commit`, see `batch.local`); the `Done` then comes back
+`written`, without its rows, and the caller writes only the rows it does get (the error
+records of a unit whose worker died twice). The rows never pass through this process. Dask
+workers, which may be on other machines, always send their rows back.
 
 Resume: with `resume_from`, items that file already records (photos by source, puzzles by
 source and line) are skipped, so appending the new records to it never writes one twice.
@@ -28,10 +25,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import shutil
-import socket
-import tempfile
-import zlib
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -67,7 +60,6 @@ __all__ = [
     "Unit",
     "default_jobs",
     "process",
-    "remove_stale_spill_folders",
     "run",
 ]
 
@@ -99,7 +91,7 @@ def process(
     draw_dir: str | os.PathLike[str] | None = None,
     resume_from: str | os.PathLike[str] | Recorded | None = None,
     encoding: str | None = None,
-    spill_dir: str | os.PathLike[str] | None = None,
+    results: str | os.PathLike[str] | None = None,
     worker: Worker | None = None,
     window: int | None = None,
 ) -> Iterator[Done]:
@@ -110,8 +102,8 @@ def process(
     `resume_from` names a results file whose items are skipped (or holds them, as read by
     `batch.output.read_recorded`, which also cuts off a last record left unfinished);
     `encoding` ("jsonl" or "csv") has the workers encode the records as rows instead of
-    returning them; `spill_dir` is where local workers leave those rows in files (see the
-    module's notes: a folder on the results' file system); `worker` replaces the function
+    returning them; `results` is the file, already there, that local workers append those rows
+    to (see the module's notes); `worker` replaces the function
     that does a unit (`batch.work.work`; a top-level function, for tests). Raises
     SudokuLensError for an input that names nothing, before any work starts.
     """
@@ -134,9 +126,6 @@ def process(
     else:
         recorded = read_recorded(resume_from)
     units = expand(inputs, draw_dir=draw_dir, recorded=recorded)
-    if spill_dir is not None:
-        remove_stale_spill_folders(spill_dir)
-    spills = None
     if cluster is not None:
         from sudoku_lens.batch.cluster import DaskPool
 
@@ -144,90 +133,12 @@ def process(
     else:
         from sudoku_lens.batch.local import LocalPool
 
-        if spill_dir is not None and encoding is not None:
-            spills = _spill_folder(spill_dir)
-        pool = LocalPool(jobs, worker, encoding, spills)
+        appended = None if results is None or encoding is None else os.fspath(results)
+        pool = LocalPool(jobs, worker, encoding, appended)
     try:
-        window = window or WINDOW_PER_JOB * jobs * pool.units_per_task
-        for done in _in_order(units, pool, window):
-            yield done
-            if done.spill is not None:
-                os.remove(done.spill)
+        yield from _in_order(units, pool, window or WINDOW_PER_JOB * jobs * pool.units_per_task)
     finally:
         pool.close()
-        if spills is not None:
-            shutil.rmtree(spills, ignore_errors=True)
-
-
-SPILL_PREFIX = ".sudoku-lens-spill-"
-"""Spill folders are named `<SPILL_PREFIX><host tag>-<pid>-<start time>-<random>`."""
-
-
-def _spill_folder(parent: str | os.PathLike[str]) -> str | None:
-    """A new temporary folder in `parent` for spill files, named after this process (see
-    `remove_stale_spill_folders`); None when it cannot be made (the rows then come back by
-    pipe)."""
-    pid = os.getpid()
-    owner = f"{_host_tag()}-{pid}-{_start_time(pid) or 0}-"
-    try:
-        return tempfile.mkdtemp(prefix=SPILL_PREFIX + owner, dir=parent)
-    except OSError:
-        return None
-
-
-def remove_stale_spill_folders(parent: str | os.PathLike[str]) -> list[str]:
-    """Remove the spill folders in `parent` left by batches that were killed, and return them.
-
-    A folder is stale when its name says it was made on this host by a process that is gone:
-    no process has its id, or the one that has it started at another time (the id was reused).
-    Folders of a live batch, of another host (a shared file system) or named otherwise are
-    left alone, as is everything when `parent` cannot be listed."""
-    removed = []
-    try:
-        names = [entry.name for entry in os.scandir(parent) if entry.name.startswith(SPILL_PREFIX)]
-    except OSError:
-        return removed
-    for name in names:
-        parts = name[len(SPILL_PREFIX) :].split("-")
-        if len(parts) != 4 or parts[0] != _host_tag() or not parts[1].isdigit():
-            continue
-        if not parts[2].isdigit() or _running(int(parts[1]), int(parts[2])):
-            continue
-        path = os.path.join(parent, name)
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path, ignore_errors=True)
-            removed.append(path)
-    return removed
-
-
-def _host_tag() -> str:
-    """Eight hex digits naming this host (its name may hold any character)."""
-    return f"{zlib.crc32(socket.gethostname().encode()):08x}"
-
-
-def _start_time(pid: int) -> int | None:
-    """When process `pid` started, in clock ticks after boot (Linux); None when unknown."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            fields = handle.read().rsplit(b")", 1)[1].split()
-        return int(fields[19])
-    except (OSError, IndexError, ValueError):
-        return None
-
-
-def _running(pid: int, started: int) -> bool:
-    """Whether process `pid`, started at `started` (0: unknown), is still running; a process
-    that may be it counts as running."""
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # it exists but belongs to another user
-    now = _start_time(pid)
-    return now is None or started == 0 or now == started
 
 
 def run(
@@ -257,7 +168,8 @@ def run(
 
 
 def _in_order(units: Iterator[Unit], pool: LocalPool | DaskPool, window: int) -> Iterator[Done]:
-    """Keep up to `window` units out; hand results on in the order the units came."""
+    """Keep up to `window` units out; hand results on in the order the units came, each one's
+    rows written first where a local worker holds them."""
     waiting: dict[int, Done] = {}
     submitted = handed = 0
     exhausted = False
@@ -275,5 +187,5 @@ def _in_order(units: Iterator[Unit], pool: LocalPool | DaskPool, window: int) ->
             index, done = pool.next_done()
             waiting[index] = done
         while handed in waiting:
-            yield waiting.pop(handed)
+            yield pool.commit(handed, waiting.pop(handed))
             handed += 1

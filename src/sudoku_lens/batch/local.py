@@ -13,10 +13,13 @@ they are started by a fork server that imports `batch.forkserver.PRELOAD` first:
 fifth of a second before the first one can start, 4-8% of a million-puzzle batch on two cores.
 
 Encoded rows (hundreds of megabytes for a bank of puzzles) do not go through the parent when
-the pool has a spill folder: each worker writes a unit's rows to a file of its own there
-(a spill file, named after the unit's index) and sends back only its path, and the writer
-copies it into the results in the kernel (`batch.output`). Without one, or when a spill file
-cannot be written, the rows come back over the pipe raw, read straight into their buffer, not
+the pool has a results file: a worker keeps a unit's rows and appends them to the file itself
+when the pool gives the unit its turn (`commit`: every unit before it is in the file), from a
+thread of its own beside the one that works on the next unit, and says when they are written.
+So the file grows in input order, one unit at a time, as it would from the parent. A worker
+that dies holding rows has that unit run again; one that dies while appending has the file cut
+back to where its unit began, and the unit retried once, then recorded as an error. Without a
+results file, the rows come back over the pipe raw, read straight into their buffer, not
 pickled.
 """
 
@@ -29,6 +32,7 @@ import multiprocessing.util
 import os
 import signal
 import sys
+import threading
 from collections import deque
 from dataclasses import replace
 from multiprocessing.connection import Connection, wait
@@ -36,6 +40,7 @@ from typing import Any
 
 from sudoku_lens.batch.forkserver import preload, start_fork_server
 from sudoku_lens.batch.work import Done, Unit, Worker, describe_exit, failed
+from sudoku_lens.errors import SudokuLensError
 
 _STOP_SECONDS = 5.0
 DEPTH = 2
@@ -43,53 +48,90 @@ DEPTH = 2
 
 
 def _serve(
-    connection: Connection, worker: Worker, encoding: str | None, spill_dir: str | None
+    connection: Connection,
+    turns: Connection,
+    worker: Worker,
+    encoding: str | None,
+    results: str | None,
 ) -> None:
-    """A worker process's loop: receive (index, unit), send back (index, Done, size of its
-    rows or None) and then the Done's encoded rows as raw bytes, until None; with `spill_dir`,
-    the rows go to a spill file there and the Done names it."""
+    """A worker process's loop: receive (index, unit) until None, and send back ("done", index,
+    Done, size of its rows or None), then the rows as raw bytes when a size is given. With
+    `results`, the rows stay here (the Done says `held`) until the unit's index comes on
+    `turns`, and a thread appends them to that file (see `_append_turns`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sending = threading.Lock()
+    held: dict[int, bytes | bytearray] = {}
+    appender = None
+    if results is not None:
+        appender = threading.Thread(
+            target=_append_turns, args=(turns, connection, sending, held, results), daemon=True
+        )
+        appender.start()
     while True:
         try:
             task = connection.recv()
         except EOFError:
             return
         if task is None:
-            return
+            break
         index, unit = task
         done = worker(unit, encoding)
-        if done.encoded is not None and spill_dir is not None:
-            done = _spill(done, os.path.join(spill_dir, f"{index}.rows"))
-        if done.encoded is None:
-            connection.send((index, done, None))
-        else:  # the rows as they are, not pickled: megabytes for a piece of a puzzle file
-            connection.send((index, replace(done, encoded=None), len(done.encoded)))
-            _send_rows(connection, done.encoded)
+        with sending:
+            if done.encoded is None:
+                connection.send(("done", index, done, None))
+            elif results is not None:
+                held[index] = done.encoded  # before the message: its turn may come at once
+                connection.send(("done", index, replace(done, encoded=None, held=True), None))
+            else:  # the rows as they are, not pickled: megabytes for a piece of a puzzle file
+                connection.send(("done", index, replace(done, encoded=None), len(done.encoded)))
+                write_rows(connection.fileno(), done.encoded)
+    if appender is not None:
+        appender.join(_STOP_SECONDS)
 
 
-def _spill(done: Done, path: str) -> Done:
-    """`done` with its rows written to the file `path` (replaced if there) instead of held;
-    `done` as it is when the file cannot be written (a full disk), so the rows go by pipe."""
-    assert done.encoded is not None
+def _append_turns(
+    turns: Connection,
+    connection: Connection,
+    sending: threading.Lock,
+    held: dict[int, bytes | bytearray],
+    results: str,
+) -> None:
+    """A worker's appending thread: for each index that comes on `turns` (until None), append
+    that unit's held rows to the file `results` and send ("appended", index, None), or the
+    error's text in place of None when the file cannot be written."""
+    descriptor = None
     try:
-        with open(path, "wb") as handle:
-            handle.write(done.encoded)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.remove(path)
-        return done
-    return replace(done, encoded=None, spill=path)
+        while True:
+            try:
+                index = turns.recv()
+            except EOFError:
+                return
+            if index is None:
+                return
+            rows = held.pop(index)
+            error = None
+            try:
+                if descriptor is None:
+                    descriptor = os.open(results, os.O_WRONLY | os.O_APPEND)
+                write_rows(descriptor, rows)
+            except OSError as exc:
+                error = exc.strerror or str(exc)
+            with sending:
+                connection.send(("appended", index, error))
+    finally:
+        if descriptor is not None:
+            os.close(descriptor)
 
 
-def _send_rows(connection: Connection, rows: bytes | bytearray) -> None:
-    """Write `rows` raw on the connection (after a message that gives their size)."""
+def write_rows(descriptor: int, rows: bytes | bytearray) -> None:
+    """Write all of `rows` to the file `descriptor` (opened to append)."""
     view = memoryview(rows)
     while view:
-        view = view[os.write(connection.fileno(), view) :]
+        view = view[os.write(descriptor, view) :]
 
 
 def _receive_rows(connection: Connection, size: int) -> bytearray:
-    """Read `size` bytes sent by `_send_rows` straight into their buffer (EOFError if the
+    """Read `size` bytes a worker sent raw straight into their buffer (EOFError if the
     worker died before the end)."""
     rows = bytearray(size)
     view = memoryview(rows)
@@ -126,48 +168,58 @@ def _runs_one_thread() -> bool:
 
 
 class _Process:
-    """One worker process, its end of the pipe, and the task it holds."""
+    """One worker process, its ends of the pipes, the tasks it works on and the units whose
+    rows it holds."""
 
     def __init__(
-        self, context: Any, worker: Worker, encoding: str | None, spill_dir: str | None
+        self, context: Any, worker: Worker, encoding: str | None, results: str | None
     ) -> None:
         self.connection, child = context.Pipe()
-        # a worker forked later must not hold this end: it would keep this worker's pipe open
-        # after this process has gone, and the worker would wait for work forever
+        child_turns, self.turns = context.Pipe(duplex=False)
+        # a worker forked later must not hold these ends: they would keep this worker's pipes
+        # open after this process has gone, and the worker would wait for work forever
         multiprocessing.util.register_after_fork(self, _Process._close_in_child)
         self.process = context.Process(
             target=_serve,
-            args=(child, worker, encoding, spill_dir),
+            args=(child, child_turns, worker, encoding, results),
             daemon=True,
             name="sudoku-lens worker",
         )
         self.process.start()
         child.close()
+        child_turns.close()
         self.tasks: deque[tuple[int, Unit, int]] = deque()  # index, unit, attempt; oldest first
+        self.held: dict[int, tuple[Unit, int]] = {}  # index: unit, attempt
+        self.turn: int | None = None
+        """The unit whose rows it is appending, if any."""
 
     def _close_in_child(self) -> None:
         self.connection.close()
+        self.turns.close()
 
 
 class LocalPool:
     """Run units on `jobs` worker processes; results come back in completion order.
 
-    With `spill_dir` (a folder) and an `encoding`, units' rows come back in spill files there,
-    which the pool's user removes once it is done with them (see the module's notes)."""
+    With `results` (a file) and an `encoding`, the workers keep the units' rows and append them
+    to that file when `commit` gives each its turn (see the module's notes)."""
 
     units_per_task = 1
 
     def __init__(
-        self, jobs: int, worker: Worker, encoding: str | None, spill_dir: str | None = None
+        self, jobs: int, worker: Worker, encoding: str | None, results: str | None = None
     ) -> None:
-        self._worker, self._encoding, self._spill_dir = worker, encoding, spill_dir
+        self._worker, self._encoding, self._results = worker, encoding, results
         self._queue: deque[tuple[int, Unit, int]] = deque()
         self._ready: deque[tuple[int, Done]] = deque()
+        self._appended: dict[int, tuple[str, str] | None] = {}  # None: written; or why not
+        self._lost: dict[int, tuple[Unit, int]] = {}  # held by a worker that died
+        self._awaited: dict[int, Done | None] = {}  # units run again for `commit`
         self._processes = [self._start() for _ in range(jobs)]
 
     def _start(self) -> _Process:
         context = _start_method(self._worker)
-        return _Process(context, self._worker, self._encoding, self._spill_dir)
+        return _Process(context, self._worker, self._encoding, self._results)
 
     def submit(self, index: int, unit: Unit) -> None:
         """Queue a unit; it goes to the first idle worker."""
@@ -189,50 +241,126 @@ class LocalPool:
     def next_done(self) -> tuple[int, Done]:
         """Wait for the next finished unit: (its index, its Done)."""
         while not self._ready:
-            busy = [process for process in self._processes if process.tasks]
-            handles = [p.connection for p in busy] + [p.process.sentinel for p in busy]
-            ready = set(wait(handles))
-            for process in busy:
-                if process.connection in ready:
-                    try:
-                        index, done, size = process.connection.recv()
-                        if size is not None:
-                            rows = _receive_rows(process.connection, size)
-                            done = replace(done, encoded=rows)
-                    except (EOFError, OSError):
-                        self._replace(process)
-                        continue
-                    self._ready.append((index, done))
-                    process.tasks.popleft()
-                elif process.process.sentinel in ready:
-                    self._replace(process)
-            self._dispatch()
+            self._take_messages()
         return self._ready.popleft()
+
+    def commit(self, index: int, done: Done) -> Done:
+        """Have the worker holding the rows of unit `index` append them to the results file now
+        (every unit before it must be written) and wait until they are: the unit's Done as
+        written, or as run again when its worker died holding them, or the error records of
+        a unit whose worker died twice. Raises SudokuLensError when the file cannot be
+        written."""
+        while done.held:
+            holder = next((p for p in self._processes if index in p.held), None)
+            if holder is None:
+                done = self._run_again(index, *self._lost.pop(index))
+                continue
+            size = os.stat(self._results).st_size
+            try:
+                holder.turns.send(index)
+            except OSError:
+                self._replace(holder)
+                continue
+            holder.turn = index
+            while index not in self._appended:
+                self._take_messages()
+            outcome = self._appended.pop(index)
+            if outcome is None:
+                return replace(done, held=False, written=True)
+            what, text = outcome
+            if what == "error":
+                raise SudokuLensError(f"cannot write {self._results}: {text}")
+            os.truncate(self._results, size)  # its worker died while appending the rows
+            unit, attempt = self._lost.pop(index)
+            if attempt == 0:
+                done = self._run_again(index, unit, 1)
+            else:
+                return self._died_twice(unit, text)
+        return done
+
+    def _run_again(self, index: int, unit: Unit, attempt: int) -> Done:
+        """Run unit `index` again, first in the queue, and wait for its Done."""
+        self._awaited[index] = None
+        self._queue.appendleft((index, unit, attempt))
+        self._dispatch()
+        while self._awaited[index] is None:
+            self._take_messages()
+        done = self._awaited.pop(index)
+        assert done is not None
+        return done
+
+    def _deliver(self, index: int, done: Done) -> None:
+        """Hand a finished unit on: to `commit` when it waits for it, else to `next_done`."""
+        if index in self._awaited:
+            self._awaited[index] = done
+        else:
+            self._ready.append((index, done))
+
+    def _take_messages(self) -> None:
+        """Wait for the busy workers' messages and take them in (finished units, appends); a
+        worker that died is replaced."""
+        busy = [p for p in self._processes if p.tasks or p.turn is not None]
+        handles = [p.connection for p in busy] + [p.process.sentinel for p in busy]
+        ready = set(wait(handles))
+        for process in busy:
+            if process.connection in ready:
+                try:
+                    message = process.connection.recv()
+                    if message[0] == "appended":
+                        _, index, error = message
+                        process.turn = None
+                        del process.held[index]
+                        self._appended[index] = None if error is None else ("error", error)
+                        continue
+                    _, index, done, size = message
+                    if size is not None:
+                        done = replace(done, encoded=_receive_rows(process.connection, size))
+                except (EOFError, OSError):
+                    self._replace(process)
+                    continue
+                _, unit, attempt = process.tasks.popleft()
+                if done.held:
+                    process.held[index] = (unit, attempt)
+                self._deliver(index, done)
+            elif process.process.sentinel in ready:
+                self._replace(process)
+        self._dispatch()
 
     def _replace(self, dead: _Process) -> None:
         """Start a new worker for a dead one. Its oldest unit, the one it died on, is retried
-        once, then recorded as failed; the units it had not started are queued again."""
+        once, then recorded as failed; the units it had not started are queued again; the
+        rows it held are lost (`commit` runs their units again), and a unit it was appending
+        is marked died."""
         dead.process.join(_STOP_SECONDS)
         how = describe_exit(dead.process.exitcode)
         dead.connection.close()
+        dead.turns.close()
         if dead.tasks:
             index, unit, attempt = dead.tasks.popleft()
             self._queue.extendleft(reversed(dead.tasks))
             if attempt == 0:
                 self._queue.appendleft((index, unit, 1))
             else:
-                message = f"the worker process died on this item twice ({how})"
-                self._ready.append((index, failed(unit, message, self._encoding)))
+                self._deliver(index, self._died_twice(unit, how))
+        self._lost.update(dead.held)
+        if dead.turn is not None:
+            self._appended[dead.turn] = ("died", how)
         self._processes[self._processes.index(dead)] = self._start()
+
+    def _died_twice(self, unit: Unit, how: str) -> Done:
+        """The error records of a unit whose worker died on it twice."""
+        return failed(unit, f"the worker process died on this item twice ({how})", self._encoding)
 
     def close(self) -> None:
         """Stop the workers: ask politely, then terminate those still running."""
         for process in self._processes:
-            with contextlib.suppress(OSError):
-                process.connection.send(None)
+            for end in (process.turns, process.connection):
+                with contextlib.suppress(OSError):
+                    end.send(None)
         for process in self._processes:
             process.process.join(0 if process.tasks else _STOP_SECONDS)
             if process.process.is_alive():
                 process.process.terminate()
                 process.process.join()
             process.connection.close()
+            process.turns.close()

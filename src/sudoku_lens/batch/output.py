@@ -4,8 +4,9 @@ The format follows the file name: `.jsonl` (JSON Lines), `.csv` (with a header r
 `.parquet` (pyarrow, row groups of at most `ROW_GROUP` records). JSON Lines and CSV are flushed
 after each unit of work, so a crash loses only the items in flight, and they can be resumed: the
 items already recorded are read back (a last line cut short by the crash is dropped) and new
-records are appended. Rows a local worker left in a spill file (`Done.spill`) are copied into
-the results by the kernel (`os.copy_file_range`), never read into this process. A Parquet file
+records are appended. Local workers append their rows to the file themselves, in turn
+(`Done.written`; see `batch.local`), so the file is opened to append: this process's writes go
+after theirs. A Parquet file
 is only readable once closed, so it cannot be resumed: use JSON Lines or CSV for long batches
 that may be interrupted.
 """
@@ -13,11 +14,9 @@ that may be interrupted.
 from __future__ import annotations
 
 import csv
-import errno
 import io
 import json
 import os
-import shutil
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -34,8 +33,6 @@ from sudoku_lens.batch.work import Done
 from sudoku_lens.errors import SudokuLensError
 
 FORMATS = {".jsonl": "jsonl", ".csv": "csv", ".parquet": "parquet"}
-_NO_COPY_FILE_RANGE = {errno.EXDEV, errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP}
-"""Errors of os.copy_file_range that mean it cannot copy between these files, not a failure."""
 ROW_GROUP = 100_000
 """Most records in one Parquet row group (and held in memory before it is written)."""
 
@@ -149,10 +146,10 @@ class ResultsWriter:
                 )
                 self._tables: list[Any] = []
                 self._rows = 0
-            else:  # not O_APPEND, which os.copy_file_range refuses: written at the end instead
-                descriptor = os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o666)
+            else:
+                descriptor = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
                 self._file = os.fdopen(descriptor, "wb", buffering=0)
-                self._file.seek(0, os.SEEK_END)
+                self._start_csv()  # before any worker appends rows
         except OSError as exc:
             raise SudokuLensError(f"cannot write {path}: {exc.strerror or exc}") from None
 
@@ -162,20 +159,18 @@ class ResultsWriter:
         return None if self.format == "parquet" else self.format
 
     def write(self, done: Done) -> None:
-        """Write one unit's records (encoded rows, a spill file of them, or a block for
-        Parquet), straight to the file (unbuffered: nothing is held back)."""
+        """Write one unit's records (encoded rows, or a block for Parquet), straight to the file
+        (unbuffered: nothing is held back); nothing for rows a worker has `written` there."""
         self.units += 1
+        if done.written:
+            return
         if self.format == "parquet":
             assert done.block is not None
             self._write_parquet(done.block)
             return
+        assert done.encoded is not None
         try:
-            self._start_csv()
-            if done.spill is not None:
-                self._append_file(done.spill)
-            else:
-                assert done.encoded is not None
-                self._write_all(done.encoded)
+            self._write_all(done.encoded)
         except OSError as exc:
             raise SudokuLensError(f"cannot write {self.path}: {exc.strerror or exc}") from None
 
@@ -184,25 +179,9 @@ class ResultsWriter:
         while view:
             view = view[self._file.write(view) :]
 
-    def _append_file(self, path: str) -> None:
-        """Append the file at `path` in the kernel (os.copy_file_range), or by reading it where
-        the system cannot (another OS, file systems that refuse)."""
-        with open(path, "rb") as source:
-            remaining = os.fstat(source.fileno()).st_size
-            try:
-                while remaining:
-                    copied = os.copy_file_range(source.fileno(), self._file.fileno(), remaining)
-                    if copied == 0:  # the file shrank: nothing more to copy
-                        return
-                    remaining -= copied
-            except (AttributeError, OSError) as exc:
-                if isinstance(exc, OSError) and exc.errno not in _NO_COPY_FILE_RANGE:
-                    raise
-                shutil.copyfileobj(source, self._file)
-
     def _start_csv(self) -> None:
-        """Write the CSV header into a file still empty (checked at the first write, after a
-        resumed file was cut back to its last whole record)."""
+        """Write the CSV header into a file still empty (a new one, or a resumed one that
+        `read_recorded` cut back to nothing)."""
         if self.format == "csv" and os.fstat(self._file.fileno()).st_size == 0:
             self._write_all(csv_header())
 
@@ -227,10 +206,7 @@ class ResultsWriter:
             self._flush_parquet()
             self._parquet.close()
         else:
-            try:
-                self._start_csv()
-            finally:
-                self._file.close()
+            self._file.close()
 
     def __enter__(self) -> ResultsWriter:
         return self

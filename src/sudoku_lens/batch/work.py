@@ -85,17 +85,18 @@ Unit = PhotoUnit | PuzzleUnit
 class Done:
     """What a worker hands back for one unit: its records, or their encoded rows.
 
-    `block` is None when the rows were encoded in the worker: they are in `encoded`, or, when
-    a local worker left them in a file (a spill file, see `batch.local`), `encoded` is None
-    and `spill` is that file's path. `statuses` counts the records by status and `errors`
-    samples (source, line, error) for the summary.
+    `block` is None when the rows were encoded in the worker: they are in `encoded`, or, with
+    a local pool writing a results file (see `batch.local`), `encoded` is None and the rows are
+    `held` by the worker until their turn, then `written` into the file by it. `statuses`
+    counts the records by status and `errors` samples (source, line, error) for the summary.
     """
 
     block: Block | None
     encoded: bytes | bytearray | None
     statuses: Counter[str]
     errors: list[tuple[str, int | None, str]]
-    spill: str | None = None
+    held: bool = False
+    written: bool = False
 
     @property
     def count(self) -> int:

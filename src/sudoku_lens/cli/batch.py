@@ -139,7 +139,7 @@ def _write_units(
             draw_dir=args.draw,
             resume_from=recorded,
             encoding=writer.encoding,
-            spill_dir=writer.path.resolve().parent,
+            results=writer.path,
             worker=work_rated if args.rate else work,
         )
         # the bar and its threads come with the first unit, once the workers have started:
