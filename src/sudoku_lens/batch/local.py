@@ -54,10 +54,9 @@ def _serve(
     encoding: str | None,
     results: str | None,
 ) -> None:
-    """A worker process's loop: receive (index, unit) until None, and send back ("done", index,
-    Done, size of its rows or None), then the rows as raw bytes when a size is given. With
-    `results`, the rows stay here (the Done says `held`) until the unit's index comes on
-    `turns`, and a thread appends them to that file (see `_append_turns`)."""
+    """A worker process's loop: receive (index, unit) until None, do it and send back its Done
+    (`_send_done`). With `results`, the rows stay here (the Done says `held`) until the unit's
+    index comes on `turns`, and a thread appends them to that file (`_append_turns`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     sending = threading.Lock()
     held: dict[int, bytes | bytearray] = {}
@@ -76,17 +75,32 @@ def _serve(
             break
         index, unit = task
         done = worker(unit, encoding)
-        with sending:
-            if done.encoded is None:
-                connection.send(("done", index, done, None))
-            elif results is not None:
-                held[index] = done.encoded  # before the message: its turn may come at once
-                connection.send(("done", index, replace(done, encoded=None, held=True), None))
-            else:  # the rows as they are, not pickled: megabytes for a piece of a puzzle file
-                connection.send(("done", index, replace(done, encoded=None), len(done.encoded)))
-                write_rows(connection.fileno(), done.encoded)
+        try:
+            _send_done(connection, sending, index, done, held if results is not None else None)
+        except OSError:  # the batch has gone (killed outright)
+            return
     if appender is not None:
         appender.join(_STOP_SECONDS)
+
+
+def _send_done(
+    connection: Connection,
+    sending: threading.Lock,
+    index: int,
+    done: Done,
+    held: dict[int, bytes | bytearray] | None,
+) -> None:
+    """Send ("done", index, Done, size of its rows or None), then the rows as raw bytes when a
+    size is given; with `held`, the rows stay there instead and the Done says so."""
+    with sending:
+        if done.encoded is None:
+            connection.send(("done", index, done, None))
+        elif held is not None:
+            held[index] = done.encoded  # before the message: its turn may come at once
+            connection.send(("done", index, replace(done, encoded=None, held=True), None))
+        else:  # the rows as they are, not pickled: megabytes for a piece of a puzzle file
+            connection.send(("done", index, replace(done, encoded=None), len(done.encoded)))
+            write_rows(connection.fileno(), done.encoded)
 
 
 def _append_turns(
@@ -116,15 +130,18 @@ def _append_turns(
                 write_rows(descriptor, rows)
             except OSError as exc:
                 error = exc.strerror or str(exc)
-            with sending:
-                connection.send(("appended", index, error))
+            try:
+                with sending:
+                    connection.send(("appended", index, error))
+            except OSError:  # the batch has gone
+                return
     finally:
         if descriptor is not None:
             os.close(descriptor)
 
 
 def write_rows(descriptor: int, rows: bytes | bytearray) -> None:
-    """Write all of `rows` to the file `descriptor` (opened to append)."""
+    """Write all of `rows` to `descriptor` (a pipe, or a file opened to append)."""
     view = memoryview(rows)
     while view:
         view = view[os.write(descriptor, view) :]
@@ -255,7 +272,7 @@ class LocalPool:
             if holder is None:
                 done = self._run_again(index, *self._lost.pop(index))
                 continue
-            size = os.stat(self._results).st_size
+            size = self._results_size()
             try:
                 holder.turns.send(index)
             except OSError:
@@ -270,13 +287,28 @@ class LocalPool:
             what, text = outcome
             if what == "error":
                 raise SudokuLensError(f"cannot write {self._results}: {text}")
-            os.truncate(self._results, size)  # its worker died while appending the rows
+            self._cut_results(size)  # its worker died while appending the rows
             unit, attempt = self._lost.pop(index)
             if attempt == 0:
                 done = self._run_again(index, unit, 1)
             else:
                 return self._died_twice(unit, text)
         return done
+
+    def _results_size(self) -> int:
+        assert self._results is not None
+        try:
+            return os.stat(self._results).st_size
+        except OSError as exc:
+            raise SudokuLensError(f"cannot write {self._results}: {exc.strerror}") from None
+
+    def _cut_results(self, size: int) -> None:
+        """Cut the results file back to `size` bytes, dropping a unit's rows written in part."""
+        assert self._results is not None
+        try:
+            os.truncate(self._results, size)
+        except OSError as exc:
+            raise SudokuLensError(f"cannot write {self._results}: {exc.strerror}") from None
 
     def _run_again(self, index: int, unit: Unit, attempt: int) -> Done:
         """Run unit `index` again, first in the queue, and wait for its Done."""
