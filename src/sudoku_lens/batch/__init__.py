@@ -103,9 +103,9 @@ def process(
     `batch.output.read_recorded`, which also cuts off a last record left unfinished);
     `encoding` ("jsonl" or "csv") has the workers encode the records as rows instead of
     returning them; `results` is the file, already there, that local workers append those rows
-    to (see the module's notes); `worker` replaces the function
-    that does a unit (`batch.work.work`; a top-level function, for tests). Raises
-    SudokuLensError for an input that names nothing, before any work starts.
+    to (see the module's notes); `worker` replaces the function that does a unit
+    (`batch.work.work`; a top-level function, for tests). Raises SudokuLensError for an input
+    that names nothing, before any work starts.
     """
     from sudoku_lens.batch.forkserver import preload, start_fork_server
 

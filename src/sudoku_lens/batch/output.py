@@ -6,9 +6,8 @@ after each unit of work, so a crash loses only the items in flight, and they can
 items already recorded are read back (a last line cut short by the crash is dropped) and new
 records are appended. Local workers append their rows to the file themselves, in turn
 (`Done.written`; see `batch.local`), so the file is opened to append: this process's writes go
-after theirs. A Parquet file
-is only readable once closed, so it cannot be resumed: use JSON Lines or CSV for long batches
-that may be interrupted.
+after theirs. A Parquet file is only readable once closed, so it cannot be resumed: use JSON
+Lines or CSV for long batches that may be interrupted.
 """
 
 from __future__ import annotations
