@@ -488,6 +488,27 @@ def test_rows_the_workers_append_are_the_piped_rows_in_order(
     assert writer.units == 0  # the workers wrote every row
 
 
+def test_workers_that_die_on_photos_leave_every_record_once_in_the_results(
+    tmp_path: Path,
+) -> None:
+    """Workers that die on a photo (the second time too) may hold the rows of puzzle pieces
+    done before it: those are run again, and the results hold each record once, in order."""
+    from sudoku_lens.batch.output import ResultsWriter
+
+    shutil.copy(EXAMPLE_PATH, tmp_path / "crash-always.jpg")
+    bank = puzzle_file(tmp_path / "bank.txt")
+    sources = [bank, tmp_path / "crash-always.jpg", bank, bank]
+    results = tmp_path / "results.jsonl"
+    with ResultsWriter(results) as writer:
+        for done in process(
+            sources, jobs=2, encoding="jsonl", results=results, worker=die_on_crash_photos
+        ):
+            writer.write(done)
+    piped = [record.to_dict() for record in run(sources, jobs=2, worker=die_on_crash_photos)]
+    assert without_seconds(records_of(results)) == without_seconds(piped)
+    assert len(piped) == 22 and piped[7]["status"] == "error"
+
+
 def test_a_unit_whose_worker_died_holding_its_rows_is_run_again(tmp_path: Path) -> None:
     import signal
 
