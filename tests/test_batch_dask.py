@@ -4,6 +4,7 @@ mode, a killed worker recovered, and a resumed batch complete with no duplicate.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -50,16 +51,20 @@ def test_tasks_of_several_units_keep_the_input_order(inputs: list[Path], monkeyp
 
 
 def test_a_killed_dask_worker_is_replaced_and_the_item_retried_once(
-    inputs: list[Path], tmp_path: Path
+    inputs: list[Path], tmp_path: Path, monkeypatch
 ) -> None:
     for name in ("crash-once.jpg", "crash-always.jpg"):
         shutil.copy(EXAMPLE_PATH, tmp_path / name)
     photos = [tmp_path / "crash-once.jpg", tmp_path / "crash-always.jpg", inputs[0]]
+    for name in ("PYTHONHASHSEED", "MALLOC_TRIM_THRESHOLD_", "OMP_NUM_THREADS"):
+        monkeypatch.delenv(name, raising=False)  # what Dask's nannies would set
+    environ = dict(os.environ)
     records = list(run(photos, cluster="local", jobs=2, worker=die_on_crash_photos))
     once, always, plain = records
     assert once.status == plain.status == "solved" and once.solution == plain.solution
     assert always.status == "error"
     assert always.error == "the worker process died on this item twice (Dask: KilledWorker)"
+    assert dict(os.environ) == environ  # the nannies that started new workers left nothing set
 
 
 def test_a_resumed_batch_on_dask_is_complete_with_no_duplicate(

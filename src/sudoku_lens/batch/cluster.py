@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import logging
+import os
 import uuid
 from collections import deque
 from typing import Any
@@ -37,6 +38,7 @@ LOCAL_CLUSTER_SETTINGS = {
     "distributed.admin.tick.interval": "1s",
     "distributed.admin.system-monitor.interval": "5s",
     "distributed.worker.memory.monitor-interval": "500ms",
+    "distributed.nanny.pre-spawn-environ": {},
 }
 """A LocalCluster's workers are started by a fork server that has imported Dask once, instead
 of each spawning a fresh interpreter that imports it again: on 2 cores the spawned start-up
@@ -47,7 +49,11 @@ nannies' and the workers' periodic checks run less often: the event loop's healt
 20 ms by default, for a warning the batch silences), the CPU, network and disk sampling for
 dashboards (every 0.5 s) and the memory check (every 0.1 s; a worker over its limit is still
 restarted, half a second later at most). On an idle cluster of 2 workers they took 8% of a
-core, 1.5% with these settings; the same core runs the photos."""
+core, 1.5% with these settings; the same core runs the photos. The nannies set no variables in
+this process's environment to pass on to the workers they start (`MALLOC_TRIM_THRESHOLD_`,
+`OMP_NUM_THREADS` and others): the fork server, started before them, never sees them, and in
+this process they outlived the batch and slowed every command it started afterwards (a million
+puzzles with `--jobs 2`: 73-74% of the solver's rate per core, 80-82% without them)."""
 
 
 def check_distributed() -> None:
@@ -91,6 +97,7 @@ class DaskPool:
 
         self._worker, self._encoding = worker, encoding
         self._cluster = None
+        self._environ = dict(os.environ)
         if address == "local":
             with dask.config.set({**SCHEDULER_SETTINGS, **LOCAL_CLUSTER_SETTINGS}):
                 self._cluster = distributed.LocalCluster(
@@ -171,7 +178,19 @@ class DaskPool:
         self._ready.extend((index, failed(unit, message, self._encoding)) for index, unit in task)
 
     def close(self) -> None:
-        """Disconnect; a LocalCluster started here is shut down."""
+        """Disconnect; a LocalCluster started here is shut down, and this process's environment
+        is as it was before (a nanny still sets `PYTHONHASHSEED` for each worker it starts)."""
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+            restore_environ(self._environ)
+
+
+def restore_environ(saved: dict[str, str]) -> None:
+    """Make `os.environ` what `saved` holds again: variables added are removed, changed ones
+    set back."""
+    for name in set(os.environ) - set(saved):
+        del os.environ[name]
+    for name, value in saved.items():
+        if os.environ.get(name) != value:
+            os.environ[name] = value
