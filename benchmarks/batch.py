@@ -6,7 +6,8 @@
 
 Photos (the image files of the folder, `--count` of them): an in-process loop of `solve_photo`
 (model loaded first) against `sudoku_lens.batch.run` with `--jobs 1`, `--jobs 2` and
-`--cluster local` with 2 workers. For each: wall time from the call (worker start-up included)
+`--cluster local` with 2 workers, each batch in a fresh Python process of its own, as each
+command runs. For each: wall time from the call (worker start-up included)
 and the steady rate from the first record to the last (start-up excluded; on Dask, the first
 task's records arrive together and are not counted). Ratios: jobs 2 over
 jobs 1 (target 1.8 or more), jobs 1's time per photo over the in-process loop's (overhead
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import random
 import subprocess
@@ -41,7 +43,6 @@ from pathlib import Path
 import psutil
 
 from sudoku_lens.batch import inputs, run
-from sudoku_lens.pipeline import solve_photo
 from sudoku_lens.solve import solve_packed
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -74,7 +75,21 @@ def timed_run(paths: list[str], **options: object) -> tuple[float, float, int, i
     return last - start, last - first, later, solved, monitor.stop()
 
 
+def timed_batch(paths: list[str], **options: object) -> tuple[float, float, int, int, float]:
+    """`timed_run` in a fresh Python process, as each `sudoku-lens batch` command runs: what one
+    batch leaves in a process (a fork server started with other modules, Dask's settings in its
+    environment) would otherwise change the next one's start-up and speed."""
+    command = [sys.executable, __file__, "--one-batch", json.dumps(options)]
+    child = subprocess.run(command, input=json.dumps(paths), capture_output=True, text=True)
+    if child.returncode != 0:
+        sys.exit(f"the batch of {options} failed:\n{child.stderr}")
+    wall, steady, later, solved, cpu = json.loads(child.stdout.splitlines()[-1])
+    return wall, steady, later, solved, cpu
+
+
 def bench_photos(folder: Path, count: int | None, rounds: int) -> None:
+    from sudoku_lens.pipeline import solve_photo
+
     paths = photo_paths(folder, count)
     n = len(paths)
     print(f"photos: {n} from {folder}")
@@ -92,7 +107,7 @@ def bench_photos(folder: Path, count: int | None, rounds: int) -> None:
         ("--jobs 2", {"jobs": 2}),
         ("--cluster local (2)", {"jobs": 2, "cluster": "local"}),
     ):
-        wall, steady, later, solved, cpu = timed_run(paths, **options)
+        wall, steady, later, solved, cpu = timed_batch(paths, **options)
         results[name] = (n / wall, later / steady, cpu)
         print(
             f"  {name:20} {1000 * steady / later:7.1f} ms/photo  {n / wall:6.2f} photos/s "
@@ -125,7 +140,7 @@ def bench_long_batch(paths: list[str], rounds: int) -> None:
         ("--jobs 2", {"jobs": 2}),
         ("--cluster local (2)", {"jobs": 2, "cluster": "local"}),
     ):
-        wall, _, _, solved, _ = timed_run(paths, **options)
+        wall, _, _, solved, _ = timed_batch(paths, **options)
         walls[name] = wall
         print(
             f"  {name:20} {len(paths)} photos ({rounds} rounds): {wall:.1f} s, "
@@ -279,7 +294,11 @@ def main() -> None:
     )
     parser.add_argument("--puzzles", type=Path, default=SHARED / "puzzles" / "17-clue.txt")
     parser.add_argument("--lines", type=int, default=1_000_000)
+    parser.add_argument("--one-batch", metavar="OPTIONS", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.one_batch:  # a child of timed_batch: the paths on stdin, the figures on stdout
+        print(json.dumps(timed_run(json.load(sys.stdin), **json.loads(args.one_batch))))
+        return
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start")
     if args.photos.is_dir():
         bench_photos(args.photos, args.count, args.rounds)
