@@ -5,7 +5,8 @@
                                [--lines 1000000]
 
 Photos (the image files of the folder, `--count` of them): an in-process loop of `solve_photo`
-(model loaded first) against `sudoku_lens.batch.run` with `--jobs 1`, `--jobs 2` and
+(model loaded first; run before and after `--jobs 1` and averaged, as this machine's speed
+drifts within minutes) against `sudoku_lens.batch.run` with `--jobs 1`, `--jobs 2` and
 `--cluster local` with 2 workers, each batch in a fresh Python process of its own, as each
 command runs. For each: wall time from the call (worker start-up included)
 and the steady rate from the first record to the last (start-up excluded; on Dask, the first
@@ -94,13 +95,14 @@ def bench_photos(folder: Path, count: int | None, rounds: int) -> None:
     n = len(paths)
     print(f"photos: {n} from {folder}")
     solve_photo(paths[0])
-    start, cpu_start = time.perf_counter(), time.process_time()
-    solved = sum(solve_photo(path).solved for path in paths)
-    loop, loop_cpu = time.perf_counter() - start, time.process_time() - cpu_start
-    print(
-        f"  in-process loop      {1000 * loop / n:7.1f} ms/photo  {n / loop:6.2f} photos/s  "
-        f"({solved} solved, {1000 * loop_cpu / n:.1f} ms CPU/photo)"
-    )
+
+    def in_process_loop() -> tuple[float, float]:
+        start, cpu_start = time.perf_counter(), time.process_time()
+        for path in paths:
+            solve_photo(path)
+        return time.perf_counter() - start, time.process_time() - cpu_start
+
+    before = in_process_loop()
     results = {}
     for name, options in (
         ("--jobs 1", {"jobs": 1}),
@@ -109,6 +111,14 @@ def bench_photos(folder: Path, count: int | None, rounds: int) -> None:
     ):
         wall, steady, later, solved, cpu = timed_batch(paths, **options)
         results[name] = (n / wall, later / steady, cpu)
+        if name == "--jobs 1":
+            after = in_process_loop()
+            loop, loop_cpu = (before[0] + after[0]) / 2, (before[1] + after[1]) / 2
+            print(
+                f"  in-process loop      {1000 * loop / n:7.1f} ms/photo  {n / loop:6.2f} "
+                f"photos/s  ({1000 * before[0] / n:.1f} before --jobs 1, "
+                f"{1000 * after[0] / n:.1f} after; {1000 * loop_cpu / n:.1f} ms CPU/photo)"
+            )
         print(
             f"  {name:20} {1000 * steady / later:7.1f} ms/photo  {n / wall:6.2f} photos/s "
             f"wall, {later / steady:6.2f} steady  ({solved} solved, {wall:.1f} s, "
