@@ -183,10 +183,10 @@ class DaskPool:
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
-            restore_environ(self._environ)
+            _restore_environ(self._environ)
 
 
-def restore_environ(saved: dict[str, str]) -> None:
+def _restore_environ(saved: dict[str, str]) -> None:
     """Make `os.environ` what `saved` holds again: variables added are removed, changed ones
     set back."""
     for name in set(os.environ) - set(saved):
