@@ -3,9 +3,11 @@ mode, a killed worker recovered, and a resumed batch complete with no duplicate.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import socket
 from pathlib import Path
 
 import pytest
@@ -38,6 +40,16 @@ def test_a_local_cluster_gives_the_records_of_local_mode(inputs: list[Path]) -> 
     on_dask = [r.to_dict() for r in run(inputs, cluster="local", jobs=2)]
     local = [r.to_dict() for r in run(inputs, jobs=2)]
     assert len(on_dask) == 201 and without_seconds(on_dask) == without_seconds(local)
+
+
+def test_a_local_cluster_beside_another_one_warns_of_nothing(inputs: list[Path], recwarn) -> None:
+    with socket.socket() as taken:  # the port of a LocalCluster's HTTP server, as another holds it
+        with contextlib.suppress(OSError):
+            taken.bind(("127.0.0.1", 8787))
+            taken.listen()
+        (record,) = run(inputs[:1], cluster="local", jobs=1)
+    assert record.status == "solved"
+    assert [str(w.message) for w in recwarn] == []
 
 
 def test_tasks_of_several_units_keep_the_input_order(inputs: list[Path], monkeypatch) -> None:

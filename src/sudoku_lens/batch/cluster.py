@@ -56,6 +56,12 @@ this process they outlived the batch and slowed every command it started afterwa
 puzzles with `--jobs 2`: 73-74% of the solver's rate per core, 80-82% without them)."""
 
 
+LOCAL_SCHEDULER_HTTP = "127.0.0.1:0"
+"""Where a LocalCluster's scheduler serves its HTTP routes (health checks; no dashboard): a free
+port of this machine's loopback. Dask's default, port 8787, is taken by any other cluster
+running here, and Dask then warns of it on the batch's terminal."""
+
+
 def check_distributed() -> None:
     """Raise a one-line SudokuLensError saying how to install Dask when it is not installed;
     without importing it (a third of a second, better spent while the fork server starts)."""
@@ -105,6 +111,7 @@ class DaskPool:
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=None,
+                    scheduler_kwargs={"dashboard_address": LOCAL_SCHEDULER_HTTP},
                     silence_logs=logging.ERROR,
                 )
             self._client = distributed.Client(self._cluster)
