@@ -107,3 +107,20 @@ def test_an_unreachable_scheduler_is_one_line_and_leaves_no_results(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err
     assert not results.exists()
+
+
+def test_a_local_cluster_that_cannot_start_is_one_line_and_leaves_no_results(
+    inputs: list[Path], tmp_path: Path, monkeypatch, capsys
+) -> None:
+    import distributed
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("Nanny failed to start.")
+
+    monkeypatch.setattr(distributed, "LocalCluster", refuse)
+    results = tmp_path / "results.jsonl"
+    assert main(["batch", *map(str, inputs), "-o", str(results), "--cluster", "local"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "cannot start a Dask LocalCluster: Nanny failed to start." in err
+    assert not results.exists()

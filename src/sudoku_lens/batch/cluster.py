@@ -105,15 +105,19 @@ class DaskPool:
         self._cluster = None
         self._environ = dict(os.environ)
         if address == "local":
-            with dask.config.set({**SCHEDULER_SETTINGS, **LOCAL_CLUSTER_SETTINGS}):
-                self._cluster = distributed.LocalCluster(
-                    n_workers=jobs,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=None,
-                    scheduler_kwargs={"dashboard_address": LOCAL_SCHEDULER_HTTP},
-                    silence_logs=logging.ERROR,
-                )
+            try:
+                with dask.config.set({**SCHEDULER_SETTINGS, **LOCAL_CLUSTER_SETTINGS}):
+                    self._cluster = distributed.LocalCluster(
+                        n_workers=jobs,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=None,
+                        scheduler_kwargs={"dashboard_address": LOCAL_SCHEDULER_HTTP},
+                        silence_logs=logging.ERROR,
+                    )
+            except Exception as exc:  # Dask's own errors, e.g. "Nanny failed to start."
+                _restore_environ(self._environ)
+                raise SudokuLensError(f"cannot start a Dask LocalCluster: {exc}") from None
             self._client = distributed.Client(self._cluster)
         else:
             try:
