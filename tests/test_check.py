@@ -452,6 +452,24 @@ def test_drawing_marks_wrong_entries_red_and_leaves_right_entries_untouched(
         for b in (cell_box(reading, *rc, 0.2) for rc in missing)
     ]
     assert not any(drawn) if check_only else all(drawn)
+    if check_only:  # the ring alone: the right digit beside it would give the answer away
+        full = draw_answer(reading, answer)
+        for r, c in wrong:
+            box = cell_box(reading, r, c, 0.5)
+            assert red_pixels(image[box]) + 20 < red_pixels(full[box]), (r, c)
+
+
+def test_check_only_rings_a_wrong_entry_without_giving_the_right_digit_away() -> None:
+    from sudoku_lens.draw import wrong_sprite
+
+    cell = 60
+    ys, xs = np.mgrid[:cell, :cell] - (cell - 1) / 2
+    outside_ring = np.hypot(ys, xs) > 0.45 * cell
+    top_right = outside_ring & (ys < 0) & (xs > 0)
+    ring_alone = wrong_sprite(0, cell)[1]
+    with_digit = wrong_sprite(7, cell)[1]
+    assert (ring_alone[~outside_ring] > 128).sum() > (with_digit[~outside_ring] > 128).sum()
+    assert not ring_alone[top_right].any() and (with_digit[top_right] > 128).sum() > 10
 
 
 def test_drawing_rings_an_unsure_entry_in_orange_and_calls_it_nothing_else(

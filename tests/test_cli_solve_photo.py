@@ -269,6 +269,21 @@ def test_check_marks_mistakes_only_and_json_lists_them(
     assert blue[0] > blue[2] + 500 and abs(blue[1] - blue[2]) < 50
 
 
+def test_check_text_names_the_mistakes_without_giving_the_answer_away(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    filled_sample: SyntheticFilledPhoto,
+) -> None:
+    photo = read_as_filled(monkeypatch, filled_sample, tmp_path)
+    assert run_photo(parse([str(photo), "--check", "-o", str(tmp_path / "checked.png")])) == 1
+
+    printed = capsys.readouterr().out
+    expected = [line.split(", should be")[0] + ", wrong" for line in wrong_lines(filled_sample)]
+    assert [line.strip() for line in printed.splitlines() if ", wrong" in line] == expected
+    assert "should be" not in printed and "solution:" not in printed
+
+
 def test_right_entries_exit_0_and_check_writes_its_default_picture(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

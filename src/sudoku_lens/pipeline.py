@@ -376,9 +376,10 @@ def solve_photo(
 
 def draw_answer(reading: Reading, answer: Answer, *, check_only: bool = False) -> np.ndarray:
     """The photo with `answer` drawn in: the solution's digits in the cells nobody wrote in
-    (none with `check_only`), the marks of the wrong entries (a red ring, the right digit small)
-    and of the unsure ones (an orange ring and a question mark); the grid outlined when there is
-    no unique solution. Cells holding print or handwriting are left untouched unless marked."""
+    (none with `check_only`), the marks of the wrong entries (a red ring, the right digit small;
+    the ring alone with `check_only`, which must not give answers away) and of the unsure ones
+    (an orange ring and a question mark); the grid outlined when there is no unique solution.
+    Cells holding print or handwriting are left untouched unless marked."""
     if answer.solution is None:
         return draw_outline(reading.image, reading.corners)
     written = answer.written | (reading.kinds == HANDWRITTEN)
@@ -389,7 +390,9 @@ def draw_answer(reading: Reading, answer: Answer, *, check_only: bool = False) -
         keep,
         answer.solution,
         digit_height=answer.digit_height,
-        wrong=tuple((*entry.cell, entry.expected) for entry in answer.wrong_entries),
+        wrong=tuple(
+            (*entry.cell, 0 if check_only else entry.expected) for entry in answer.wrong_entries
+        ),
         unsure=tuple(entry.cell for entry in answer.unsure_entries),
     )
 

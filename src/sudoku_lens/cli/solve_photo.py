@@ -189,7 +189,8 @@ def _side_by_side(left: str, right: str, left_title: str, right_title: str) -> s
 
 
 def _entry_lines(result: PhotoSolution) -> list[str]:
-    """What the check of the handwritten entries found, one line per wrong or unsure entry."""
+    """What the check of the handwritten entries found, one line per wrong or unsure entry
+    (with `--check`, without the right digit: the person wants to find it)."""
     entries = int(result.reading.entries.astype(bool).sum())
     if not entries:
         return []
@@ -199,7 +200,8 @@ def _entry_lines(result: PhotoSolution) -> list[str]:
         count = len(result.wrong_entries)
         lines = [f"{count} of {entries} handwritten entries wrong:"]
         lines += [
-            f"  {entry.name}: written {entry.written}, should be {entry.expected}"
+            f"  {entry.name}: written {entry.written}, "
+            + ("wrong" if result.check_only else f"should be {entry.expected}")
             for entry in result.wrong_entries
         ]
     else:
@@ -218,7 +220,7 @@ def _report(result: PhotoSolution, output: Path | None, debug: str | None) -> st
 
     turned = f", turned {result.reading.rotation} degrees" if result.reading.rotation else ""
     read_title = f"read{turned}:"
-    if result.solution is not None:
+    if result.solution is not None and not result.check_only:
         lines = [
             _side_by_side(
                 format_grid(result.reading.grid),

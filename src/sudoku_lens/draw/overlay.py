@@ -84,9 +84,10 @@ def wrong_sprite(
     expected: int, cell: int, color: tuple[int, int, int] = WRONG_COLOR
 ) -> tuple[np.ndarray, np.ndarray]:
     """One cell (cell x cell) marking a wrong entry: a ring around the cell's middle, broken
-    where the `expected` digit stands small in the top-right corner. BGR uint8 and alpha uint8,
-    cached; the colour outside the marks is their edge colour (see `digit_sprite`)."""
-    return _ring_sprite(str(expected), cell, color)
+    where the `expected` digit stands small in the top-right corner, or whole with `expected`
+    0 (a check that must not give the answer away). BGR uint8 and alpha uint8, cached; the
+    colour outside the marks is their edge colour (see `digit_sprite`)."""
+    return _ring_sprite(str(expected) if expected else "", cell, color)
 
 
 def unsure_sprite(
@@ -106,6 +107,8 @@ def _ring_sprite(
     width = max(1, round(_RING_WIDTH * big))
     cv2.circle(ring, (big // 2, big // 2), round(_RING_RADIUS * big), 255, width, cv2.LINE_AA)
     small = np.zeros((big, big), np.uint8)
+    if not sign:
+        return _sprite(ring, cell, max(1, width // 3), color)
     (_, ref_h), _ = cv2.getTextSize("8", _FACE, 1.0, 1)
     scale = _SMALL_HEIGHT * big / ref_h
     (w, h), _ = cv2.getTextSize(sign, _FACE, scale, 2)
@@ -150,9 +153,9 @@ def render_overlay(
 
     `size` is rounded down to a multiple of 9; each empty cell of `givens` gets the digit of
     `solution`, `digit_height` (fraction of the cell) tall. Each (row, col, expected) of `wrong`
-    is a wrong entry: its cell gets `wrong_sprite`'s marks (give it a nonzero `givens` cell, as
-    the person's digit is there); each (row, col) of `unsure` an entry read too unclearly to
-    check, marked by `unsure_sprite`.
+    is a wrong entry: its cell gets `wrong_sprite`'s marks, the right digit left out where
+    `expected` is 0 (give it a nonzero `givens` cell, as the person's digit is there); each
+    (row, col) of `unsure` an entry read too unclearly to check, marked by `unsure_sprite`.
     """
     g, s = _check(givens, solution)
     cell = max(1, int(size) // 9)

@@ -374,7 +374,8 @@ class LiveSolver:
                 read.corners,
                 digit_height=read.digit_height,
                 wrong=tuple(
-                    (*entry.cell, int(entry.expected or 0)) for entry in read.wrong_entries
+                    (*entry.cell, 0 if self.settings.check_only else int(entry.expected or 0))
+                    for entry in read.wrong_entries
                 ),
                 unsure=tuple(entry.cell for entry in read.unsure_entries),
             )
