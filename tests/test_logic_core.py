@@ -61,6 +61,14 @@ def test_pencilmarks_round_trip_and_nine_row_text() -> None:
 def test_bad_pencilmarks_say_where() -> None:
     with pytest.raises(PuzzleFormatError, match="row 2"):
         CandidateGrid.from_pencilmarks("12 3 4 5 6 7 8 9 1\n1 2 3\n" * 5)
+    # parse_state, which also takes puzzle text, names the pencil marks' fault, not the cells'
+    lines = CandidateGrid.from_puzzle(EASY).pencilmarks().splitlines()
+    marks = [line for line in lines if any(ch.isdigit() for ch in line)]
+    with pytest.raises(PuzzleFormatError, match="9 rows of 9 groups, not 72 groups"):
+        parse_state("\n".join(marks[:8]))
+    short_row = [" ".join(marks[0].split()[:-1]), *marks[1:]]
+    with pytest.raises(PuzzleFormatError, match="row 1 has 8 groups, not 9"):
+        parse_state("\n".join(short_row))
 
 
 @settings(max_examples=30, deadline=None)

@@ -255,7 +255,9 @@ def test_a_malformed_multipart_body_is_a_json_400(client, boundary):
 def test_a_file_sent_as_a_text_field_is_a_422_naming_it(client):
     response = client.post("/api/read", data={"file": "photo.jpg"})
     assert response.status_code == 422
-    assert response.json()["error"].startswith("file:")
+    assert response.json()["error"] == (
+        "file: send the photo as a file upload (multipart/form-data)"
+    )
 
 
 def test_an_upload_over_the_limit_is_a_413_by_its_content_length():

@@ -286,6 +286,51 @@ def test_hint_refuses_what_is_not_a_photo_or_json(client) -> None:
     assert response.status_code == 422 and "grid" in response.json()["error"]
 
 
+def test_a_photo_hint_on_a_grid_without_one_answer_says_so_in_web_words(client) -> None:
+    with EXAMPLE.open("rb") as handle:
+        read = client.post("/api/solve", files={"file": ("example.jpg", handle, "image/jpeg")})
+    grid = list(read.json()["grid"])
+    for cell in [i for i, d in enumerate(grid) if d != "0"][:6]:
+        grid[cell] = "0"
+    with EXAMPLE.open("rb") as handle:
+        response = client.post(
+            "/api/hint",
+            files={"file": ("example.jpg", handle, "image/jpeg")},
+            data={"grid": "".join(grid)},
+        )
+    assert response.status_code == 422
+    assert response.json()["error"] == (
+        "the grid has several solutions: correct the digits that were misread"
+    )
+
+
+def test_an_error_quoting_a_huge_request_is_short(client) -> None:
+    from sudoku_lens.web.app import MAX_ERROR_CHARACTERS
+
+    response = client.post("/api/hint", json={"puzzle": EASY, "eliminations": ["r1c3<>4" * 9000]})
+    error = response.json()["error"]
+    assert response.status_code == 422 and "not an elimination" in error
+    assert len(error) == MAX_ERROR_CHARACTERS and "\u2026" in error
+    with EXAMPLE.open("rb") as handle:
+        response = client.post(
+            "/api/hint",
+            files={"file": ("example.jpg", handle, "image/jpeg")},
+            data={"eliminations": " ".join(["r1c3<>4"] * 730)},
+        )
+    assert response.status_code == 422
+    assert response.json()["error"] == "eliminations: at most 729 candidates"
+
+
+def test_bad_json_is_named_as_such(client) -> None:
+    for route in ("/api/hint", "/api/rate"):
+        response = client.post(
+            route, content=b'{"puzzle": "5300', headers={"content-type": "application/json"}
+        )
+        error = response.json()["error"]
+        assert response.status_code == 422 and "not valid JSON" in error, error
+        assert " at at " not in error
+
+
 def test_rate(client) -> None:
     response = client.post("/api/rate", json={"puzzle": EASY})
     body = response.json()

@@ -133,9 +133,9 @@ def hint_photo(
     stage = time.perf_counter()
     answer = answer_reading(reading, grid=grid, entries=entries)
     if answer.status is not Status.SOLVED or answer.solution is None:
+        where = "the puzzle read from the photo" if grid is None else "the grid"
         raise UnsolvablePuzzleError(
-            f"the puzzle read from the photo has {answer.status.value}: correct the grid "
-            "read (sudoku-lens solve PHOTO --debug DIR shows each reading stage)"
+            f"{where} has {answer.status.value}: correct the digits that were misread"
         )
     state = CandidateGrid.from_puzzle(answer.grid)
     solution = format_line(answer.solution)

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from sudoku_lens.cli.solve import read_text
 from sudoku_lens.cli.solve_photo import check_writable, looks_like_image
-from sudoku_lens.errors import PuzzleFormatError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -58,17 +57,10 @@ def add_parser(subparsers: Any) -> None:
 def read_state(source: str) -> CandidateGrid:
     """The state named by `source`: puzzle text or a pencil-mark grid, given inline, as a file,
     or `-`; comment lines (#) are skipped. Raises PuzzleFormatError."""
-    from sudoku_lens.logic import CandidateGrid, parse_state
+    from sudoku_lens.logic import parse_state
 
     text = read_text(source)
-    rows = "\n".join(row for row in text.splitlines() if not row.lstrip().startswith("#"))
-    try:
-        return parse_state(rows)
-    except PuzzleFormatError:
-        words = rows.split()
-        if len(words) > 9 and any(len(w) > 1 and w.isdigit() and "0" not in w for w in words):
-            CandidateGrid.from_pencilmarks(rows)  # raises, saying what is wrong with the marks
-        raise
+    return parse_state("\n".join(r for r in text.splitlines() if not r.lstrip().startswith("#")))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,9 +74,15 @@ def run(args: argparse.Namespace) -> int:
         check_writable(output)
     if args.puzzle != "-" and looks_like_image(args.puzzle):
         from sudoku_lens.hints import hint_photo
+        from sudoku_lens.logic.progress import UnsolvablePuzzleError
         from sudoku_lens.logic.units import cell_name
 
-        found = hint_photo(args.puzzle, technique=args.technique, every=args.every)
+        try:
+            found = hint_photo(args.puzzle, technique=args.technique, every=args.every)
+        except UnsolvablePuzzleError as exc:
+            raise UnsolvablePuzzleError(
+                f"{exc} (sudoku-lens solve PHOTO --debug DIR shows each reading stage)"
+            ) from None
         steps, image = found.steps, found.image
         if output is None:
             output = Path(f"{Path(args.puzzle).stem}-hint.png").resolve()

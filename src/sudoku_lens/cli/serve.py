@@ -26,7 +26,8 @@ def add_parser(subparsers: Any) -> None:
         help="serve the web page and JSON API",
         description=(
             "Serve a web page (upload or snap a photo, fix misread digits, camera mode) and a "
-            "JSON API (/api/read, /api/solve, /api/solve-grid, /api/live-frame; docs at /docs)."
+            "JSON API (/api/read, /api/solve, /api/solve-grid, /api/hint, /api/rate, "
+            "/api/live-frame; docs at /docs)."
         ),
     )
     parser.add_argument(

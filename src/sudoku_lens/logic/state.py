@@ -200,4 +200,9 @@ def parse_state(text: str) -> CandidateGrid:
     groups = [word for row in rows for word in _SEPARATORS.sub(" ", row).split()]
     if len(groups) == 81 and any(len(word) > 1 for word in groups):
         return CandidateGrid.from_pencilmarks("\n".join(rows))
-    return CandidateGrid.from_puzzle(text)
+    try:
+        return CandidateGrid.from_puzzle(text)
+    except PuzzleFormatError:
+        if len(groups) > 9 and any(len(w) > 1 and w.isdigit() and "0" not in w for w in groups):
+            CandidateGrid.from_pencilmarks("\n".join(rows))  # raises, naming what is wrong
+        raise

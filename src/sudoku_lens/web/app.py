@@ -449,7 +449,9 @@ def create_app(
             return await run_in_pool(lambda: _photo_hint_json(data, fields))
         try:
             body = await request.json()
-        except ValueError:
+        except ValueError as exc:
+            if "json" in kind:
+                raise HTTPException(422, f"the request body is not valid JSON: {exc}") from None
             raise HTTPException(
                 422, 'send a photo as multipart field \'file\' or JSON {"puzzle": "..."}'
             ) from None
@@ -581,11 +583,14 @@ def _photo_hint_json(data: bytes, fields: dict[str, str]) -> dict[str, Any]:
     """The next step of a photo's puzzle, drawn into it (see the /api/hint route)."""
     from sudoku_lens.hints import hint_photo
 
+    eliminations = fields.get("eliminations", "").replace(",", " ").split()
+    if len(eliminations) > 729:
+        raise HTTPException(422, "eliminations: at most 729 candidates")
     found = hint_photo(
         data,
         grid=_bounded_puzzle(fields["grid"], "grid") if "grid" in fields else None,
         entries=parse_puzzle_digits(fields["entries"]) if "entries" in fields else None,
-        eliminations=fields.get("eliminations", "").replace(",", " ").split(),
+        eliminations=eliminations,
         technique=fields.get("technique"),
     )
     payload = _hint_payload(found.state, found.step)
@@ -669,22 +674,38 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(SudokuLensError)
     async def user_error(_: Request, exc: SudokuLensError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=422)
+        return JSONResponse({"error": _shortened(str(exc))}, status_code=422)
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
         return JSONResponse(
-            {"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers
+            {"error": _shortened(str(exc.detail))},
+            status_code=exc.status_code,
+            headers=exc.headers,
         )
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": _validation_message(exc)}, status_code=422)
+        return JSONResponse({"error": _shortened(_validation_message(exc))}, status_code=422)
 
     @app.exception_handler(Exception)
     async def bug(request: Request, exc: Exception) -> JSONResponse:
         log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
         return JSONResponse({"error": "internal server error"}, status_code=500)
+
+
+MAX_ERROR_CHARACTERS = 300
+"""Longest error message answered: a message quoting the request (a bad candidate, say) must
+not send a huge request back."""
+
+
+def _shortened(message: str) -> str:
+    """`message` cut in the middle to MAX_ERROR_CHARACTERS: the quote goes, what is wrong with
+    it (at the end) stays."""
+    if len(message) <= MAX_ERROR_CHARACTERS:
+        return message
+    half = (MAX_ERROR_CHARACTERS - 1) // 2
+    return message[:half] + "\u2026" + message[-(MAX_ERROR_CHARACTERS - 1 - half) :]
 
 
 def _validation_message(exc: RequestValidationError) -> str:
@@ -695,9 +716,12 @@ def _validation_message(exc: RequestValidationError) -> str:
         msg = str(error.get("msg", "invalid"))
         if error.get("type") == "json_invalid":
             reason = (error.get("ctx") or {}).get("error", msg)
-            where = f" at character {loc[-1]}" if loc and isinstance(loc[-1], int) else ""
+            at = "" if reason.endswith(" at") else " at"  # "Unterminated string starting at"
+            where = f"{at} character {loc[-1]}" if loc and isinstance(loc[-1], int) else ""
             parts.append(f"the request body is not valid JSON: {reason}{where}")
             continue
         where = ".".join(str(p) for p in loc if p not in ("body", "query", "form"))
+        if "UploadFile" in msg:  # a text field where a file belongs
+            msg = "send the photo as a file upload (multipart/form-data)"
         parts.append(f"{where}: {msg}" if where else f"request body: {msg}")
     return "; ".join(parts) or "invalid request"
