@@ -519,3 +519,79 @@ def test_after_a_hint_the_entry_marks_follow_the_hint_answer(page, tmp_path, mon
     assert [i for i, c in enumerate(classes) if "wrong" in c.split()] == sorted([*wrong, edited_at])
     assert [i for i, c in enumerate(classes) if "unsure" in c.split()] == [unsure_at]
     assert not cells.nth(edited_at).get_attribute("title")  # its right digit is not known yet
+
+
+def test_while_hinting_edits_and_check_only_never_show_the_answer(page, photo):
+    """Once a hint is taken the answers stay hidden: typing an entry keeps the hints' digits and
+    asks the server for the check alone, and ticking check-only on and off asks nothing."""
+    shot, path = photo
+    upload(page, path)
+    solution = format_line(shot.solution)
+    givens = format_line(shot.puzzle)
+    page.click("#hint")
+    expect(page.locator("#grid input.hinted")).to_have_count(1)
+    page.click("#hint")
+    expect(page.locator("#grid input.hinted")).to_have_count(2)
+    hinted = [
+        i
+        for i, c in enumerate(
+            page.eval_on_selector_all("#grid input", "cs => cs.map(c => c.className)")
+        )
+        if "hinted" in c.split()
+    ]
+    step_image = page.get_attribute("#answer-image", "src")
+
+    solves: list[str] = []
+    page.on("request", lambda r: solves.append(r.url) if r.url.endswith("/api/solve") else None)
+    page.check("#check-only")
+    page.uncheck("#check-only")
+    page.wait_for_timeout(400)
+    assert solves == [] and page.get_attribute("#answer-image", "src") == step_image
+    assert grid_state(page)[1] == "0" * 81
+
+    sent_form(page, "/api/solve")
+    empty = next(i for i, g in enumerate(givens) if g == "0" and i not in hinted)
+    page.locator("#grid input").nth(empty).click()
+    page.keyboard.press(solution[empty])
+    expect(page.locator("#answer-caption")).to_contain_text("Checked in")
+    assert page.evaluate("() => window.sent.check_only") == "true"
+    expect(page.locator("#message")).to_contain_text("Your entries are all right")
+    digits, answers = grid_state(page)
+    assert answers == "0" * 81
+    assert all(digits[i] == solution[i] for i in [*hinted, empty])
+    assert page.locator("#grid input.hinted").count() == 2
+
+    # the next hint goes on from the hints' digits and the entry
+    with page.expect_response("**/api/hint") as answer:
+        page.click("#hint")
+    body = answer.value.json()
+    assert all(body["grid"][i] == solution[i] for i in [*hinted, empty])
+
+
+def test_check_only_without_entries_says_there_is_nothing_to_check(page, photo):
+    _, path = photo
+    upload(page, path)
+    page.check("#check-only")
+    expect(page.locator("#message")).to_contain_text("Nothing to check yet")
+    assert grid_state(page)[1] == "0" * 81
+
+
+def test_a_hint_that_fills_the_cell_of_a_wrong_entry_names_the_mistake(page, photo, server):
+    _, path = photo
+    upload(page, path)
+    with page.expect_response("**/api/hint") as answer:
+        page.click("#hint")
+    target = answer.value.json()["placements"][0]  # e.g. "r2c1=1"
+    cell = (int(target[1]) - 1) * 9 + int(target[3]) - 1
+    right, wrong = target[-1], str(int(target[-1]) % 9 + 1)
+
+    page.goto(server)
+    upload(page, path)
+    page.locator("#grid input").nth(cell).click()
+    page.keyboard.press(wrong)  # a wrong entry of the person's, left out of the first step
+    expect(page.locator("#message")).to_contain_text("1 of your entries is wrong")
+    with page.expect_response("**/api/hint") as answer:
+        page.click("#hint")
+    assert answer.value.json()["placements"] == [target]
+    expect(page.locator("#message")).to_contain_text(f"Your {wrong} in {target[:4]} was wrong")
+    assert grid_state(page)[0][cell] == right

@@ -53,14 +53,23 @@ function capitalise(text) {
 // ---------------------------------------------------------------- grid editor
 
 // Hints taken so far: the state after them (placed digits and crossed-out candidates), sent back
-// with the photo so that each press of Hint gives the step after the last one.
-const hints = { puzzle: null, eliminations: [], now: new Set() };
+// with the photo so that each press of Hint gives the step after the last one. Once a hint is
+// taken (`active`), no answer is shown until a new photo or "Undo my fixes": the person wants
+// to go on alone, and edits to the grid keep the digits the hints placed.
+const hints = { active: false, puzzle: null, placed: new Set(), eliminations: [], now: new Set() };
 
 function resetHints() {
+  hints.active = false;
   hints.puzzle = null;
+  hints.placed = new Set();
   hints.eliminations = [];
   hints.now = new Set();
   $("hint-text").hidden = true;
+}
+
+// Answers stay hidden while checking only or hinting.
+function hidingAnswers() {
+  return editor.checkOnly || hints.active;
 }
 
 const editor = {
@@ -139,11 +148,13 @@ function setCell(index, digit) {
   // A printed given is corrected as a given (a misread print stays print); a digit typed into
   // any other cell is the person's own entry, checked against the answer like those read.
   const cells = editor.cells[index] !== "0" ? editor.cells : editor.entries;
-  if (cells[index] === digit) {
+  const hinted = cells === editor.entries && hints.placed.has(index);
+  if (cells[index] === digit && !(hinted && digit === "0")) {
     renderGrid();
     return;
   }
   cells[index] = digit;
+  if (hinted && digit === "0") hints.placed.delete(index); // deleting a hint's digit clears it
   gridChanged(index);
 }
 
@@ -159,11 +170,15 @@ function toggleKind(index) {
 }
 
 // After a change to the cell `index`: forget what was known of the old grid and solve again.
+// While hinting, the digits the hints placed stay; their crossed-out candidates are dropped, as
+// an edited given may make them wrong.
 function gridChanged(index) {
   editor.wrong.delete(index);
   editor.unsure.delete(index);
   editor.solution = null;
-  resetHints();
+  hints.eliminations = [];
+  hints.now = new Set();
+  $("hint-text").hidden = true;
   renderGrid();
   // The picture and its caption follow the grid: until the edited grid is solved, neither may
   // still claim the old answer.
@@ -217,7 +232,7 @@ function renderGrid() {
     const digit = editor.cells[i];
     const given = digit !== "0";
     const entry = !given && editor.entries[i] !== "0" ? editor.entries[i] : "";
-    const hinted = !given && !entry && hints.puzzle ? hints.puzzle[i] : "0";
+    const hinted = !given && !entry && hints.placed.has(i) ? hints.puzzle[i] : "0";
     input.value = given ? digit : entry || (hinted !== "0" ? hinted : "");
     input.classList.toggle("hinted", hinted !== "0");
     input.classList.toggle("hint-now", hints.now.has(i));
@@ -227,7 +242,7 @@ function renderGrid() {
     const expected = editor.checkOnly ? null : editor.wrong.get(i);
     input.title = entry && expected ? `should be ${expected}` : "";
     // While hinting or checking only, the answers stay hidden: the person wants to go on alone.
-    const showAnswers = editor.solution && !hints.puzzle && !editor.checkOnly;
+    const showAnswers = editor.solution && !hidingAnswers();
     const answer = !given && !entry && showAnswers ? editor.solution[i] : "";
     input.placeholder = answer;
     const editedCell = digit !== editor.base[i] || editor.entries[i] !== editor.baseEntries[i];
@@ -285,7 +300,9 @@ async function loadPhoto(file) {
   if (editor.photoUrl) URL.revokeObjectURL(editor.photoUrl);
   editor.photoUrl = URL.createObjectURL(file);
   editor.base = "";
+  editor.selected = -1;
   resetHints();
+  renderKindButton();
   showMessage("", "Reading the photo…");
   await solvePhoto(false);
 }
@@ -304,7 +321,7 @@ async function solvePhoto(withEdits) {
     form.append("grid", grid);
     form.append("entries", editor.entries.join(""));
   }
-  if (editor.checkOnly) form.append("check_only", "true");
+  if (hidingAnswers()) form.append("check_only", "true");
   setBusy(true);
   let response;
   try {
@@ -368,16 +385,15 @@ function showResult(body, fresh) {
   }
   const wrong = body.wrong_entries.length;
   const unsure = body.unsure_entries.length;
-  $("answer-caption").textContent = editor.checkOnly
-    ? `Checked in ${seconds}.`
-    : `Solved in ${seconds}.`;
+  const hiding = hidingAnswers();
+  $("answer-caption").textContent = hiding ? `Checked in ${seconds}.` : `Solved in ${seconds}.`;
   showRating(body.grid);
   const edits =
     editor.cells.filter((d, i) => d !== editor.base[i]).length +
     editor.entries.filter((d, i) => d !== editor.baseEntries[i]).length;
   const entries = editor.entries.filter((d, i) => d !== "0" && editor.cells[i] === "0").length;
   if (wrong) {
-    const detail = editor.checkOnly
+    const detail = hiding
       ? "They are ringed in red in the photo and struck through in the grid."
       : "They are ringed in red in the photo, with the right digit beside them.";
     showMessage("error", `${wrong} of your entries ${wrong > 1 ? "are" : "is"} wrong.`, detail);
@@ -387,8 +403,9 @@ function showResult(body, fresh) {
       `${unsure} of your entries could not be read clearly enough to check.`,
       "They are outlined in orange: check them against the photo, or type them in.",
     );
-  } else if (entries && editor.checkOnly) {
-    showMessage("ok", "Your entries are all right.", "Keep going!");
+  } else if (hiding) {
+    if (entries) showMessage("ok", "Your entries are all right.", "Keep going!");
+    else showMessage("ok", "Nothing to check yet.", "Type your own digits into the grid to check them.");
   } else if (edits) {
     showMessage("ok", "Solved with your fixes.", `${edits} cell${edits > 1 ? "s" : ""} changed.`);
   } else if (editor.corrected.size) {
@@ -399,7 +416,13 @@ function showResult(body, fresh) {
       "They are marked in orange: check them against the photo.",
     );
   } else {
-    showMessage("ok", "Solved.", "The missing digits are drawn into the photo.");
+    const missing = editor.cells.some((d, i) => d === "0" && editor.entries[i] === "0");
+    const detail = missing
+      ? "The missing digits are drawn into the photo."
+      : entries
+        ? "The grid is full and your entries are all right."
+        : "The grid is full.";
+    showMessage("ok", "Solved.", detail);
   }
 }
 
@@ -442,7 +465,7 @@ function hintEntries() {
     .map((given, i) => {
       if (given !== "0") return "0";
       if (editor.entries[i] !== "0") return editor.entries[i];
-      return hints.puzzle ? hints.puzzle[i] : "0";
+      return hints.placed.has(i) ? hints.puzzle[i] : "0";
     })
     .join("");
 }
@@ -478,8 +501,10 @@ async function nextHint() {
     return;
   }
   const body = await response.json();
+  hints.active = true;
   const text = $("hint-text");
   text.replaceChildren();
+  const replaced = [];
   if (body.technique === null) {
     text.textContent = "No further step: the grid is full.";
     hints.now = new Set();
@@ -489,8 +514,16 @@ async function nextHint() {
     label.textContent = body.technique.replaceAll("-", " ");
     text.append(label, document.createTextNode(body.explanation));
     hints.now = new Set(body.placements.map((p) => cellIndex(p)));
-    // A digit the hint places in the cell of a wrong or unsure entry replaces that entry.
-    for (const i of hints.now) editor.entries[i] = "0";
+    for (const i of hints.now) hints.placed.add(i);
+    // A digit the hint places in the cell of a wrong or unsure entry replaces that entry; a
+    // wrong one is named, so that the person learns of the mistake.
+    const sentWrong = new Set(body.wrong_entries.map(cellIndex));
+    for (const i of hints.now) {
+      if (sentWrong.has(i) && editor.entries[i] !== "0") {
+        replaced.push(`your ${editor.entries[i]} in r${Math.floor(i / 9) + 1}c${(i % 9) + 1}`);
+      }
+      editor.entries[i] = "0";
+    }
   }
   text.hidden = false;
   text.dataset.technique = body.technique || "";
@@ -503,18 +536,29 @@ async function nextHint() {
   );
   editor.unsure = new Set(marked(body.unsure_entries));
   $("answer-image").src = body.image;
-  $("answer-caption").textContent = "The next step, drawn into the photo.";
+  $("answer-caption").textContent =
+    body.technique === null ? "Nothing more to hint." : "The next step, drawn into the photo.";
   const wrong = editor.wrong.size;
-  if (wrong) {
+  const more = `${wrong} of your entries ${wrong > 1 ? "are" : "is"} wrong`;
+  if (replaced.length) {
     showMessage(
       "error",
-      `${wrong} of your entries ${wrong > 1 ? "are" : "is"} wrong.`,
+      `${capitalise(replaced.join(" and "))} ${replaced.length > 1 ? "were" : "was"} wrong.`,
+      `The hint puts the right digit there.${wrong ? ` ${more}, struck through in the grid.` : ""}`,
+    );
+  } else if (wrong) {
+    showMessage(
+      "error",
+      `${more}.`,
       "They are struck through in the grid; the hint goes on from your right entries.",
     );
   } else {
     hideMessage();
   }
   renderGrid();
+  // On a narrow screen the Hint button lies far below the photo: bring the step into view.
+  const box = text.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) text.scrollIntoView({ block: "end" });
 }
 
 function setUpPhotoMode() {
@@ -559,7 +603,8 @@ function setUpPhotoMode() {
   $("check-only").addEventListener("change", (event) => {
     editor.checkOnly = event.target.checked;
     renderGrid();
-    if (editor.base) solvePhoto(edited());
+    // While hinting the photo keeps showing the last step, and no answer either way.
+    if (editor.base && !hints.active) solvePhoto(edited());
   });
   $("copy").addEventListener("click", async () => {
     const text = editor.cells.join("");
