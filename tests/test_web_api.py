@@ -527,6 +527,46 @@ def test_many_clients_at_once_are_all_served_by_a_bounded_pool(monkeypatch):
     assert peak == 2
 
 
+def test_many_uploads_at_once_hold_a_bounded_number_of_photos_in_memory(monkeypatch, photo):
+    """Ten photos at once with a pool of one: at most UPLOADS_PER_WORKER are read into memory
+    at a time (the others wait with their bodies unread), and every one is answered."""
+    held = 0
+    peak = 0
+    lock = threading.Lock()
+    check = web_app.check_image_bytes
+
+    def counted_check(data: bytes) -> bytes:
+        nonlocal held, peak
+        with lock:
+            held += 1
+            peak = max(peak, held)
+        return check(data)
+
+    read = web_app._read_json
+
+    def counted_read(data: bytes) -> dict:
+        nonlocal held
+        try:
+            return read(data)
+        finally:
+            with lock:
+                held -= 1
+
+    monkeypatch.setattr(web_app, "check_image_bytes", counted_check)
+    monkeypatch.setattr(web_app, "_read_json", counted_read)
+    app = create_app(pool_size=1, warm_up=False)
+    files = {"file": ("sudoku.jpg", photo[1], "image/jpeg")}
+
+    async def burst():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            return await asyncio.gather(*(http.post("/api/read", files=files) for _ in range(10)))
+
+    responses = asyncio.run(burst())
+    assert [r.status_code for r in responses] == [200] * 10
+    assert peak == web_app.UPLOADS_PER_WORKER
+
+
 # ---------------------------------------------------------------- the serve command
 
 

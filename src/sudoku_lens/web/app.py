@@ -315,6 +315,10 @@ def default_pool_size() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+UPLOADS_PER_WORKER = 2
+"""Photos held in memory at once per worker of the pool: one worked on, one read and waiting."""
+
+
 def create_app(
     *,
     max_upload_mb: float = 15.0,
@@ -338,6 +342,7 @@ def create_app(
     if workers < 1:
         raise ValueError("pool_size must be at least 1")
     limiter: list[anyio.CapacityLimiter] = []
+    slots: list[anyio.CapacityLimiter] = []
     sessions: SessionCache[LiveSolver] = SessionCache(new_live_solver, capacity=live_sessions)
 
     async def run_in_pool(func: Callable[[], T]) -> T:
@@ -345,6 +350,17 @@ def create_app(
         if not limiter:
             limiter.append(anyio.CapacityLimiter(workers))
         return await anyio.to_thread.run_sync(func, limiter=limiter[0])
+
+    @asynccontextmanager
+    async def upload_slot() -> AsyncIterator[None]:
+        """Hold one of UPLOADS_PER_WORKER * `workers` places for a photo read into memory and
+        worked on: further requests wait before reading theirs (the multipart parser keeps a
+        file on disk meanwhile, a raw body stays in the connection), so many uploads at once
+        cannot each hold a photo in memory."""
+        if not slots:
+            slots.append(anyio.CapacityLimiter(UPLOADS_PER_WORKER * workers))
+        async with slots[0]:
+            yield
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -389,8 +405,9 @@ def create_app(
     @app.post("/api/read", response_model=ReadResult, responses=ERRORS, tags=["photos"])
     async def read(file: PhotoFile) -> dict[str, Any]:
         """Read the givens of the Sudoku in a photo."""
-        data = await read_upload(file)
-        return await run_in_pool(lambda: _read_json(data))
+        async with upload_slot():
+            data = await read_upload(file)
+            return await run_in_pool(lambda: _read_json(data))
 
     @app.post(
         "/api/solve", response_model=SolveResult, responses=ERRORS, tags=["photos"], summary="Solve"
@@ -403,14 +420,15 @@ def create_app(
     ) -> dict[str, Any]:
         """Read, solve and draw the answer onto a photo, optionally with a corrected grid; check
         the person's handwritten entries (or the `entries` sent) against the solution."""
-        data = await read_upload(file)
         texts = {}
         for name, value in (("grid", grid), ("entries", entries)):
             if value is not None and value.strip():
                 if len(value) > MAX_PUZZLE_CHARACTERS:
                     raise HTTPException(422, f"{name}: at most {MAX_PUZZLE_CHARACTERS} characters")
                 texts[name] = value
-        return await run_in_pool(lambda: _solve_json(data, texts, check_only))
+        async with upload_slot():
+            data = await read_upload(file)
+            return await run_in_pool(lambda: _solve_json(data, texts, check_only))
 
     @app.post("/api/solve-grid", response_model=GridResult, responses=ERRORS, tags=["puzzles"])
     async def solve_grid(body: GridRequest) -> dict[str, Any]:
@@ -440,13 +458,14 @@ def create_app(
             upload = form.get("file")
             if not isinstance(upload, StarletteUpload):
                 raise HTTPException(422, "file: a photo is required (multipart field 'file')")
-            data = await read_upload(upload)
             fields = {
                 key: value.strip()
                 for key in ("grid", "entries", "eliminations", "technique")
                 if isinstance(value := form.get(key), str) and value.strip()
             }
-            return await run_in_pool(lambda: _photo_hint_json(data, fields))
+            async with upload_slot():
+                data = await read_upload(upload)
+                return await run_in_pool(lambda: _photo_hint_json(data, fields))
         try:
             body = await request.json()
         except ValueError as exc:
@@ -491,14 +510,15 @@ def create_app(
         ),
     ) -> dict[str, Any]:
         """Process one frame of a camera session: find, read, follow and solve the grid."""
-        data = check_image_bytes(await request.body())
+        async with upload_slot():
+            data = check_image_bytes(await request.body())
 
-        def work() -> dict[str, Any]:
-            frame = load_image(data)
-            with sessions.use(session) as solver:
-                return live_frame_json(solver, frame, t)
+            def work() -> dict[str, Any]:
+                frame = load_image(data)
+                with sessions.use(session) as solver:
+                    return live_frame_json(solver, frame, t)
 
-        return await run_in_pool(work)
+            return await run_in_pool(work)
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
