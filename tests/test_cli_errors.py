@@ -26,6 +26,8 @@ FAILURES = [
     (["solve", "missing.jpg", "--json"], "no such file"),
     (["solve", ILLEGAL, "--json"], "not a legal puzzle"),
     (["solve", EASY, "--jobs", "0", "--json"], "argument --jobs"),
+    (["rate", EASY, "--jobs", "1000000", "--json"], "expected at most"),
+    (["batch", EASY, "-o", "out.jsonl", "--jobs", "1000000"], "expected at most"),
     (["read", "not-an-image.jpg", "--json"], "not an image"),
     (["read", "--json"], "the following arguments are required: PHOTO"),
     (["hint", SHORT, "--json"], "81 cells"),

@@ -5,6 +5,7 @@ standard output, and the exit code of the whole run."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -12,9 +13,13 @@ from pathlib import Path
 
 from sudoku_lens.errors import SudokuLensError
 
+MAX_JOBS_PER_CORE = 4
+"""Most --jobs per core this process may use: the work is all CPU, so more gains nothing, and a
+mistyped huge number would fork processes until the machine stalls."""
+
 
 def jobs_type(value: str) -> int:
-    """argparse type of --jobs: a number of processes, 1 or more."""
+    """argparse type of --jobs: a number of processes, 1 to MAX_JOBS_PER_CORE per core."""
     try:
         jobs = int(value)
     except ValueError:
@@ -22,6 +27,15 @@ def jobs_type(value: str) -> int:
     if jobs < 1:
         raise argparse.ArgumentTypeError(
             f"expected a number of processes of 1 or more, got {value}"
+        )
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cores = os.cpu_count() or 1
+    if jobs > MAX_JOBS_PER_CORE * cores:
+        raise argparse.ArgumentTypeError(
+            f"expected at most {MAX_JOBS_PER_CORE * cores} processes ({MAX_JOBS_PER_CORE} for "
+            f"each of the {cores} cores this machine gives us), got {value}"
         )
     return jobs
 

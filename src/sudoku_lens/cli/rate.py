@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         if args.jobs > 1 and len(chunks) > 1:
             from concurrent.futures import ProcessPoolExecutor
 
-            with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            with ProcessPoolExecutor(max_workers=min(args.jobs, len(chunks))) as pool:
                 parts = _reported(pool.map(rate_records, chunks), progress)
         else:
             parts = _reported(map(rate_records, chunks), progress)

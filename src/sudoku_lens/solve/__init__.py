@@ -170,7 +170,7 @@ def solve_lines(
     if jobs > 1 and len(chunks) > 1:
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(chunks))) as pool:
             parts = list(_report(pool.map(solve_packed, chunks), progress))
     else:
         parts = list(_report(map(solve_packed, chunks), progress))
