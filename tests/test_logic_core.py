@@ -58,6 +58,22 @@ def test_pencilmarks_round_trip_and_nine_row_text() -> None:
     assert parse_state(rows).line() == grid.line()
 
 
+def test_pencilmarks_with_hodoku_box_corners() -> None:
+    """HoDoKu and Sudoku Explainer draw the box lines as .---.---. :---+---: '---'---'."""
+    grid = CandidateGrid.from_puzzle(EASY)
+    rows = [line for line in grid.pencilmarks().splitlines() if any(c.isdigit() for c in line)]
+    rule = "-" * 20
+    framed = [f".{rule}.{rule}.{rule}."]
+    for r, row in enumerate(rows):
+        framed.append(f"| {row} |")
+        if r in (2, 5):
+            framed.append(f":{rule}+{rule}+{rule}:")
+    framed.append(f"'{rule}'{rule}'{rule}'")
+    plain = parse_state(grid.pencilmarks())
+    again = parse_state("\n".join(framed))
+    assert again.line() == plain.line() and again.cands == plain.cands
+
+
 def test_bad_pencilmarks_say_where() -> None:
     with pytest.raises(PuzzleFormatError, match="row 2"):
         CandidateGrid.from_pencilmarks("12 3 4 5 6 7 8 9 1\n1 2 3\n" * 5)

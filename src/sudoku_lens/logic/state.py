@@ -17,7 +17,7 @@ from sudoku_lens.puzzle.text import find_conflict, format_line
 if TYPE_CHECKING:
     from sudoku_lens.logic.step import Step
 
-_SEPARATORS = re.compile(r"[|+*\-.]")
+_SEPARATORS = re.compile(r"[|+*\-.:']")
 
 
 class CandidateGrid:
@@ -66,7 +66,8 @@ class CandidateGrid:
     @classmethod
     def from_pencilmarks(cls, text: str) -> CandidateGrid:
         """A pencil-mark grid as the classic tools export it: 9 lines of 9 groups of digits
-        separated by spaces; box separators `|`, `-`, `+`, `.` and `*` are ignored. A group of
+        separated by spaces; box separators `|`, `-`, `+`, `.`, `*`, `:` and `'` are ignored
+        (HoDoKu and Sudoku Explainer draw box corners with the last two). A group of
         one digit is a placed digit, counted as a given (the grid cannot say which were placed
         while solving). Raises PuzzleFormatError when the text is not such a grid or
         its placed digits break the rules."""
