@@ -92,6 +92,38 @@ def test_hint_on_pencil_marks_from_a_file_and_stdin(capsys, tmp_path, monkeypatc
     assert run(["hint", "-"], capsys)[1].startswith("hidden-single: r1c6")
 
 
+def test_hint_on_a_photo_from_stdin_and_as_json_writes_no_picture(
+    capsys, tmp_path, monkeypatch
+) -> None:
+    import io
+
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(["hint", str(EXAMPLE), "--json"], capsys)
+    step = json.loads(out)
+    assert code == 0 and step["placements"] == ["r2c1=1"]
+    assert step["wrong_entries"] == [] and step["unsure_entries"] == []
+    stdin = io.TextIOWrapper(io.BytesIO(EXAMPLE.read_bytes()))
+    monkeypatch.setattr("sys.stdin", stdin)
+    code, out, _ = run(["hint", "-"], capsys)
+    assert code == 0 and out == "hidden-single: r2c1 is the only place for a 1 in box 1.\n"
+    assert list(tmp_path.iterdir()) == []  # neither wrote a picture: only -o does then
+
+
+def test_a_finished_grid_and_a_file_of_puzzles_are_named_as_such(capsys, tmp_path) -> None:
+    assert run(["hint", SOLUTION], capsys)[1] == "no step found: the grid is already complete\n"
+    assert run(["explain", SOLUTION], capsys)[1] == (
+        "the puzzle is already solved: nothing to explain\n"
+    )
+    path = tmp_path / "two.txt"
+    path.write_text(f"# two puzzles\n{EASY}\n{DIABOLICAL}\n")
+    for command in ("hint", "explain"):
+        code, _, err = run([command, str(path)], capsys)
+        assert code == 2 and err == (
+            f"sudoku-lens: error: {path} holds 2 puzzles: give one (rate and solve take a file "
+            "of many)\n"
+        )
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -53,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
             )
         )
         return 0 if path.solved else 1
+    if state.is_solved():
+        print("the puzzle is already solved: nothing to explain")
+        return 0
     width = len(str(len(path.steps)))
     for number, step in enumerate(path.steps, 1):
         print(f"{number:>{width}}. {step.technique}: {step.explanation}")

@@ -15,12 +15,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sudoku_lens.cli.solve import read_text
+from sudoku_lens.cli.solve import read_stdin, read_text
 from sudoku_lens.cli.solve_photo import check_writable, looks_like_image
+from sudoku_lens.errors import PuzzleFormatError
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from sudoku_lens.hints import PhotoHint
     from sudoku_lens.logic import CandidateGrid, Step
 
 
@@ -39,7 +41,8 @@ def add_parser(subparsers: Any) -> None:
         "--output",
         metavar="OUT.png",
         help="the picture to write (.png or .jpg): the photo with the step drawn in (default "
-        "<photo>-hint.png), or for puzzle text the grid with the step drawn",
+        "<photo>-hint.png; none with --json or a photo on stdin, as for solve), or for puzzle "
+        "text the grid with the step drawn",
     )
     parser.add_argument("--json", action="store_true", help="print the step as JSON")
     parser.add_argument(
@@ -54,13 +57,26 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def read_state(source: str) -> CandidateGrid:
+def read_state(source: str, text: str | None = None) -> CandidateGrid:
     """The state named by `source`: puzzle text or a pencil-mark grid, given inline, as a file,
-    or `-`; comment lines (#) are skipped. Raises PuzzleFormatError."""
+    or `-` (its `text` when already read); comment lines (#) are skipped. Raises
+    PuzzleFormatError, saying so when the text holds several puzzles."""
     from sudoku_lens.logic import parse_state
+    from sudoku_lens.puzzle.text import read_puzzles
 
-    text = read_text(source)
-    return parse_state("\n".join(r for r in text.splitlines() if not r.lstrip().startswith("#")))
+    text = read_text(source) if text is None else text
+    try:
+        return parse_state(
+            "\n".join(r for r in text.splitlines() if not r.lstrip().startswith("#"))
+        )
+    except PuzzleFormatError:
+        count = len(read_puzzles(text))
+        if count > 1:
+            where = "standard input" if source == "-" else source
+            raise PuzzleFormatError(
+                f"{where} holds {count} puzzles: give one (rate and solve take a file of many)"
+            ) from None
+        raise
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,20 +88,27 @@ def run(args: argparse.Namespace) -> int:
     output = Path(args.output) if args.output else None
     if output is not None:
         check_writable(output)
-    if args.puzzle != "-" and looks_like_image(args.puzzle):
+    photo: str | bytes | None = None
+    found: PhotoHint | None = None
+    text = None
+    if args.puzzle == "-":
+        photo, text = read_stdin()
+    elif looks_like_image(args.puzzle):
+        photo = args.puzzle
+    if photo is not None:
         from sudoku_lens.hints import hint_photo
         from sudoku_lens.logic.progress import UnsolvablePuzzleError
         from sudoku_lens.logic.units import cell_name
 
         try:
-            found = hint_photo(args.puzzle, technique=args.technique, every=args.every)
+            found = hint_photo(photo, technique=args.technique, every=args.every)
         except UnsolvablePuzzleError as exc:
             raise UnsolvablePuzzleError(
                 f"{exc} (sudoku-lens solve PHOTO --debug DIR shows each reading stage)"
             ) from None
-        steps, image = found.steps, found.image
-        if output is None:
-            output = Path(f"{Path(args.puzzle).stem}-hint.png").resolve()
+        steps, image, state = found.steps, found.image, found.state
+        if output is None and isinstance(photo, str) and not args.json:
+            output = Path(f"{Path(photo).stem}-hint.png").resolve()
         if found.corrected_cells:
             cells = ", ".join(f"r{r + 1}c{c + 1}" for r, c in found.corrected_cells)
             print(f"sudoku-lens: corrected misread digits at {cells}", file=sys.stderr)
@@ -108,12 +131,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         from sudoku_lens.hints import find_hints
 
-        state = read_state(args.puzzle)
+        state = read_state(args.puzzle, text)
         steps = find_hints(state, technique=args.technique, every=args.every)
         image = _grid_picture(state, steps[0] if steps else None) if output else None
     if output is not None and image is not None:
         _write(output, image, steps)
-    _print(steps, args)
+    _print(steps, args, state.is_solved(), found)
     if output is not None:
         print(f"wrote {output}", file=sys.stderr)
     return 0
@@ -136,14 +159,26 @@ def _write(output: Path, image: np.ndarray, steps: list[Step]) -> None:
     write_image(output, add_caption(image, text))
 
 
-def _print(steps: list[Step], args: argparse.Namespace) -> None:
+def _print(
+    steps: list[Step], args: argparse.Namespace, complete: bool, found: PhotoHint | None
+) -> None:
+    """Print the steps; a photo's single step in JSON also names the entries left out of it
+    (`wrong_entries`, `unsure_entries`: cell names), as `POST /api/hint` does."""
     if args.json:
         if args.every:
             print(json.dumps([step.to_json() for step in steps]))
-        else:
-            print(json.dumps(steps[0].to_json() if steps else {"technique": None}))
+            return
+        record = steps[0].to_json() if steps else {"technique": None}
+        if found is not None:
+            from sudoku_lens.logic.units import cell_name
+
+            record["wrong_entries"] = [cell_name(cell) for cell in found.wrong_entries]
+            record["unsure_entries"] = [cell_name(cell) for cell in found.unsure_entries]
+        print(json.dumps(record))
         return
-    if not steps:
+    if complete:
+        print("no step found: the grid is already complete")
+    elif not steps:
         what = args.technique or "technique"
         print(f"no step found: no {what} applies in this state")
     for step in steps:
