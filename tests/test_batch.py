@@ -181,9 +181,20 @@ def test_a_line_of_a_list_too_long_for_a_path_is_an_error_record(
     capsys.readouterr()
 
 
-def test_an_input_that_names_nothing_stops_before_any_work(tmp_path: Path) -> None:
+def test_an_input_that_names_nothing_stops_before_any_work(tmp_path: Path, capsys) -> None:
     with pytest.raises(SudokuLensError, match="no such file or folder, and no file matches"):
         list(run([puzzle_file(tmp_path / "bank.txt"), tmp_path / "nothing*.jpg"]))
+    folder = tmp_path / "no-photos"
+    folder.mkdir()
+    puzzle_file(folder / "bank.txt")
+    (folder / "notes.jpg").write_text("not a photo")
+    results = tmp_path / "results.jsonl"
+    assert main(["batch", str(folder), "-o", str(results)]) == 2
+    assert capsys.readouterr().err == (
+        f"sudoku-lens: error: no photos in the folder {folder} (folders are searched for images "
+        "only: name puzzle files themselves)\n"
+    )
+    assert not results.exists()
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".parquet"])

@@ -86,7 +86,8 @@ def expand(
 ) -> Iterator[Unit]:
     """Check that every input exists (or, as a pattern, matches), then stream their units.
 
-    Raises SudokuLensError for an input that names nothing, before any work starts. Photos that
+    Raises SudokuLensError for an input that names nothing, or a folder that holds no image,
+    before any work starts. Photos that
     go wrong later (unreadable, not an image) become error records, not exceptions.
     """
     names = [os.fspath(name) for name in inputs]
@@ -95,6 +96,11 @@ def expand(
     for name in names:
         if not _exists(name) and not (glob.has_magic(name) and _first_match(name)):
             raise SudokuLensError(f"no such file or folder, and no file matches: {name}")
+        if os.path.isdir(name) and next(_walk(name), None) is None:
+            raise SudokuLensError(
+                f"no photos in the folder {name} (folders are searched for images only: "
+                "name puzzle files themselves)"
+            )
     return _units(names, Path(draw_dir) if draw_dir is not None else None, recorded or Recorded())
 
 
