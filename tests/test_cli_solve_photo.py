@@ -318,3 +318,16 @@ def test_givens_alone_without_one_answer_are_reported(
     assert json.loads(captured.out)["status"] == "several solutions"
     assert "printed givens read from" in captured.err
     assert "handwritten entries are not givens" in captured.err
+
+
+def test_a_repair_says_what_it_changed_in_each_cell() -> None:
+    from sudoku_lens.cli.solve_photo import correction_text
+    from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, PRINTED
+
+    assert (
+        correction_text(9, 0, PRINTED, HANDWRITTEN) == "the 9 read as print is a handwritten entry"
+    )
+    assert correction_text(5, 5, HANDWRITTEN, PRINTED) == "the 5 read as handwriting is printed"
+    assert correction_text(3, 8, PRINTED, PRINTED) == "read 3, now 8"
+    assert correction_text(0, 4, EMPTY, PRINTED) == "read empty, now 4"
+    assert correction_text(7, 0, PRINTED, EMPTY) == "read 7, now empty"

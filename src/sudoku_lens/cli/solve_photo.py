@@ -214,6 +214,19 @@ def _entry_lines(result: PhotoSolution) -> list[str]:
     return lines
 
 
+def correction_text(read: int, given: int, kind_read: int, kind_now: int) -> str:
+    """What the repair changed in a cell: the digit `read` there (0 for none) of kind
+    `kind_read`, the `given` digit it now holds (0 for none) of kind `kind_now` (kind indices
+    of `sudoku_lens.read.kinds`). A digit moved between print and pen keeps its value."""
+    from sudoku_lens.read.kinds import HANDWRITTEN
+
+    if read and not given and kind_now == HANDWRITTEN:
+        return f"the {read} read as print is a handwritten entry"
+    if read and read == given and kind_read == HANDWRITTEN:
+        return f"the {read} read as handwriting is printed"
+    return f"read {read or 'empty'}, now {given or 'empty'}"
+
+
 def _report(result: PhotoSolution, output: Path | None, debug: str | None) -> str:
     """Human-readable account of a `PhotoSolution`: grids, corrections, files written."""
     from sudoku_lens.puzzle import format_grid
@@ -234,10 +247,13 @@ def _report(result: PhotoSolution, output: Path | None, debug: str | None) -> st
     if result.corrected_cells:
         lines.append(f"corrected {len(result.corrected_cells)} misread cell(s):")
         for r, c in result.corrected_cells:
-            was, now = int(result.reading.grid[r, c]), int(result.grid[r, c])
-            lines.append(
-                f"  row {r + 1}, column {c + 1}: read {was or 'empty'}, now {now or 'empty'}"
+            change = correction_text(
+                int(result.reading.grid[r, c]),
+                int(result.grid[r, c]),
+                int(result.reading.kinds[r, c]),
+                int(result.kinds[r, c]),
             )
+            lines.append(f"  r{r + 1}c{c + 1}: {change}")
     lines.extend(_entry_lines(result))
     lines.append(f"status: {result.status.value} ({result.seconds:.2f} s)")
     if output is not None:
