@@ -200,6 +200,18 @@ def test_a_file_of_plain_lines_reads_fast_and_still_checks_characters() -> None:
     assert entries[2].error.startswith("bad character 'x' at r5c5 (character 41)")
 
 
+def test_a_puzzle_bank_line_with_an_id_and_a_rating_gives_its_puzzle() -> None:
+    lines = [
+        f"017d664738d8 {LINE}  7.1",
+        f"{DOTS} 5.2",
+        f"two puzzles {LINE} {LINE}",  # which one? an error, as before
+        f"id {LINE[:80]} 5.2",  # no word of 81 cells
+    ]
+    entries = read_puzzles("\n".join(lines))
+    assert [entry.line for entry in entries] == [LINE, LINE, None, None]
+    assert entries[0].error is None and entries[2].error.startswith("bad character 't'")
+
+
 def test_parse_puzzles_reads_all_or_names_the_first_bad_line() -> None:
     grids = parse_puzzles(f"{LINE}\n\n{GRID}\n{DOTS}\n")
     assert len(grids) == 3

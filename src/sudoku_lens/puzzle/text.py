@@ -193,8 +193,9 @@ def _grid_entry(rows: list[tuple[int, str]]) -> PuzzleEntry:
 def read_puzzles(text: str, *, first_line: int = 1) -> list[PuzzleEntry]:
     """Split puzzle-file text into entries, keeping going past puzzles that cannot be read.
 
-    A file holds one puzzle per line (81 characters), or grids of 9 short rows (with optional
-    `|`, `-`, `+` and spaces; a blank line ends a grid), or a mix. Blank lines and lines starting
+    A file holds one puzzle per line (81 characters, or one word of 81 among others, as puzzle
+    banks write an id and a rating beside it), or grids of 9 short rows (with optional `|`,
+    `-`, `+` and spaces; a blank line ends a grid), or a mix. Blank lines and lines starting
     with `#` are skipped. A bad puzzle becomes an entry with its error; the Sudoku rules are not
     checked here (solving reports a puzzle that breaks them). `first_line` numbers the entries
     of a piece of a longer file, cut where no grid is open (see `sudoku_lens.batch`).
@@ -235,10 +236,24 @@ def _read_mixed(rows: list[str], first_line: int) -> list[PuzzleEntry]:
         try:
             entries.append(PuzzleEntry(number, stripped, parse_line(stripped), None))
         except PuzzleFormatError as exc:
-            entries.append(PuzzleEntry(number, stripped, None, str(exc)))
+            banked = _banked(stripped)
+            entries.append(PuzzleEntry(number, stripped, banked, None if banked else str(exc)))
     if grid:
         entries.append(_grid_entry(grid))
     return entries
+
+
+def _banked(line: str) -> str | None:
+    """The puzzle of a puzzle bank's line, which holds other words around it (an id, a rating:
+    `0001ab 0050...  5.2`): its one word that is an 81-character puzzle, or None."""
+    puzzles = []
+    for word in line.split():
+        if len(word) == 81:
+            try:
+                puzzles.append(parse_line(word))
+            except PuzzleFormatError:
+                continue
+    return puzzles[0] if len(puzzles) == 1 else None
 
 
 def _validate_fast_lines(entries: list[PuzzleEntry]) -> list[PuzzleEntry]:
