@@ -186,4 +186,7 @@ def test_train_help_shows_a_plain_percent_sign(capsys: pytest.CaptureFixture[str
 def test_live_with_a_still_image_as_video_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "notimg.png").write_bytes(b"x")
     done = cli("live", "--video", "notimg.png", cwd=tmp_path)
-    assert "notimg.png is a still image, not a video" in assert_one_line_error(done)
+    assert "notimg.png is named as a picture but holds no image" in assert_one_line_error(done)
+    (tmp_path / "photo.mp4").write_bytes(EXAMPLE.read_bytes())  # a photo, whatever its name
+    done = cli("live", "--video", "photo.mp4", cwd=tmp_path)
+    assert "photo.mp4 is a still image, not a video" in assert_one_line_error(done)

@@ -33,7 +33,8 @@ FAILURES = [
     (["hint", SHORT, "--json"], "81 cells"),
     (["hint", EASY, "--technique", "no-such", "--json"], "unknown technique"),
     (["explain", SEVERAL, "--json"], "several solutions"),
-    (["explain", EASY, "--json", "--bogus"], "unrecognized arguments: --bogus"),
+    (["explain", EASY, "--json", "--bogus"], "--bogus (see sudoku-lens explain --help)"),
+    (["hint", EASY, "--technique", "swordfsh"], "did you mean swordfish or"),
     (["rate", SHORT, "--json"], "81 cells"),
     (["rate", "missing.txt", "--json"], "no such file"),
     (["eval", "nowhere", "--json"], "no such folder or file"),
@@ -137,3 +138,11 @@ def test_with_json_a_puzzle_without_a_unique_solution_is_an_answer_not_an_error(
     assert json.loads(out)["status"] == "several solutions" and "error" not in json.loads(out)
     assert main(["solve", str(EXAMPLE), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["status"] == "solved"
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from sudoku_lens import __version__
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0 and capsys.readouterr().out == f"sudoku-lens {__version__}\n"

@@ -63,6 +63,8 @@ def test_hint_all_and_technique(capsys) -> None:
             assert SOLUTION[row * 9 + col] == digit
     code, out, _ = run(["hint", EASY, "--technique", "naked-single", "--json"], capsys)
     assert code == 0 and json.loads(out)["technique"] == "naked-single"
+    code, again, _ = run(["hint", EASY, "--technique", "Naked Single", "--json"], capsys)
+    assert code == 0 and again == out  # names as people write them
     code, out, _ = run(["hint", EASY, "--technique", "naked-single", "--all"], capsys)
     assert (
         code == 0

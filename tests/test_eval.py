@@ -225,6 +225,14 @@ def test_eval_givens_reports_kinds(
     report = format_report(result)
     assert "kinds read exactly: 2/3" in report
     assert "image6.jpg: digits right, 2 kinds wrong (r1c3 .->n, r2c5 h->p)" in report
+    rows = report.split("kinds confusion (rows: expected, columns: read):\n")[1].splitlines()
+    assert [row.split()[0] for row in rows[:5]] == [
+        "empty",
+        "empty",
+        "printed",
+        "handwritten",
+        "notes",
+    ]
     assert main(["eval", str(mixed), "--givens", str(printed), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["kinds_exact"] == 2 and data["kind_photos"] == 3

@@ -265,7 +265,7 @@ def test_image_written_and_read_under_a_name_that_is_not_utf8(tmp_path: Path) ->
 
 
 def test_write_image_refuses_an_unknown_ending(tmp_path: Path) -> None:
-    with pytest.raises(ImageError, match="name it .png or .jpg"):
+    with pytest.raises(ImageError, match=r"name it \.png, \.jpg, \.bmp, \.tif or \.webp"):
         image_io.write_image(tmp_path / "out.txt", photo())
 
 

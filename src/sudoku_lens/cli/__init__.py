@@ -16,7 +16,7 @@ import importlib
 import json
 import os
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from sudoku_lens.errors import SudokuLensError
 
@@ -45,12 +45,25 @@ class CommandLine(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see {self.prog} --help)")
 
+    def parse_args(self, args: Any = None, namespace: Any = None) -> argparse.Namespace:
+        """argparse's, but an unknown argument points at the subcommand's help, not the
+        top-level one (argparse finds it only once the subcommand has parsed its own)."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command = getattr(parsed, "command", None)
+            where = f"{self.prog} {command}" if command else self.prog
+            raise UsageError(f"unrecognized arguments: {' '.join(extras)} (see {where} --help)")
+        return parsed
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = CommandLine(
         prog="sudoku-lens",
         description="Read a Sudoku from a photo or a camera, solve it, and draw the answer.",
     )
+    from sudoku_lens import __version__
+
+    parser.add_argument("--version", action="version", version=f"sudoku-lens {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in SUBCOMMANDS:
         importlib.import_module(f"sudoku_lens.cli.{name}").add_parser(subparsers)

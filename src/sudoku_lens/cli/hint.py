@@ -40,7 +40,7 @@ def add_parser(subparsers: Any) -> None:
         "-o",
         "--output",
         metavar="OUT.png",
-        help="the picture to write (.png or .jpg): the photo with the step drawn in (default "
+        help="the picture to write (.png, .jpg, ...): the photo with the step drawn in (default "
         "<photo>-hint.png; none with --json or a photo on stdin, as for solve), or for puzzle "
         "text the grid with the step drawn",
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     import cv2
     from tqdm import tqdm
 
-    from sudoku_lens.cli.solve_photo import looks_like_image
+    from sudoku_lens.cli.solve_photo import IMAGE_SUFFIXES
     from sudoku_lens.errors import SudokuLensError
     from sudoku_lens.live import LiveSolver
     from sudoku_lens.live.stream import (
@@ -56,11 +57,14 @@ def run(args: argparse.Namespace) -> int:
 
     if args.output is not None:
         check_output(args.output)
-    if args.video is not None and looks_like_image(args.video):
+    if args.video is not None and _holds_a_picture(args.video):
         raise SudokuLensError(
             f"{args.video} is a still image, not a video: solve a photo with "
             f"'sudoku-lens solve {args.video}'"
         )
+    named_as_picture = args.video is not None and Path(args.video).suffix.lower() in IMAGE_SUFFIXES
+    if named_as_picture and Path(args.video).is_file():  # a missing one: the video reader says
+        raise SudokuLensError(f"{args.video} is named as a picture but holds no image")
     quiet_opencv()
 
     capture = open_capture(video=args.video, camera=args.camera)
@@ -90,3 +94,15 @@ def run(args: argparse.Namespace) -> int:
         if args.output:
             print(f"annotated video written to {args.output}")
     return 0
+
+
+def _holds_a_picture(path: str) -> bool:
+    """True when the file at `path` holds a still image, by its first bytes (a text file named
+    .jpg is no picture: the video reader then says what it is)."""
+    from sudoku_lens.read.formats import HEAD_BYTES, image_format
+
+    try:
+        with open(path, "rb") as handle:
+            return image_format(handle.read(HEAD_BYTES)) is not None
+    except OSError:
+        return False

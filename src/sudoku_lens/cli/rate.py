@@ -96,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
     write_rows(rows, args.output)
     seconds = time.perf_counter() - start
     print(
-        f"{len(entries)} puzzles: {tally['rated']} rated, {tally['unfinished']} not finished by "
+        f"{len(entries)} puzzle{'' if len(entries) == 1 else 's'}: {tally['rated']} rated, "
+        f"{tally['unfinished']} not finished by "
         f"the techniques, {tally['error']} unreadable, illegal or not unique; {seconds:.2f} s",
         file=sys.stderr,
     )

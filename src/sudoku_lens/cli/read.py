@@ -24,8 +24,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--json",
         action="store_true",
-        help="print JSON: grid (81 characters, 0 = empty), corners (upright TL, TR, BR, BL in "
-        "image pixels), rotation (degrees clockwise), confidences (81 values), seconds",
+        help="print JSON: grid (81 characters: every digit read, 0 = empty or pencil notes), "
+        "kinds (81 characters: . empty, p printed, h handwritten, n pencil notes), givens (the "
+        "printed digits only), corners (upright TL, TR, BR, BL in image pixels), rotation "
+        "(degrees clockwise), confidences (81 values), seconds",
     )
     parser.set_defaults(run=run)
 

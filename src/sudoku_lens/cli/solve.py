@@ -52,7 +52,8 @@ def add_parser(subparsers: Any) -> None:
         "-o",
         "--output",
         metavar="FILE",
-        help="for a photo: the picture to write (.png or .jpg; default <photo>-solved.png); "
+        help="for a photo: the picture to write (.png, .jpg, .bmp, .tif or .webp; default "
+        "<photo>-solved.png); "
         "for puzzle text: write one line per puzzle to FILE, in input order: the 81-digit "
         "solution, or 'error: ...' for a puzzle with no solution, several, or unreadable text",
     )
@@ -196,7 +197,8 @@ def _solve_batch(entries: list[PuzzleEntry], args: argparse.Namespace, start: fl
     seconds = time.perf_counter() - start
     total = len(entries)
     print(
-        f"{total} puzzles: {tally['solved']} solved, {tally['no solution']} no solution, "
+        f"{total} puzzle{'' if total == 1 else 's'}: {tally['solved']} solved, "
+        f"{tally['no solution']} no solution, "
         f"{tally['several solutions']} several solutions, {tally['error']} unreadable or "
         f"illegal; {seconds:.2f} s, {total / seconds:,.0f} puzzles/s",
         file=sys.stderr,

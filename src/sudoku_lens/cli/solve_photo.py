@@ -150,12 +150,12 @@ def run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
 
 def check_writable(output: Path) -> None:
     """Refuse an output path that cannot be written before spending time on the photo."""
-    from sudoku_lens.read.image_io import WRITE_SUFFIXES
+    from sudoku_lens.read.image_io import WRITE_ENDINGS, WRITE_SUFFIXES
 
     if not output.parent.is_dir():
         raise SudokuLensError(f"cannot write {output}: no directory {output.parent}")
     if output.suffix.lower() not in WRITE_SUFFIXES:
-        raise SudokuLensError(f"cannot write {output}: name it .png or .jpg")
+        raise SudokuLensError(f"cannot write {output}: {WRITE_ENDINGS}")
 
 
 def _failure(result: PhotoSolution, photo: str) -> str:
@@ -207,7 +207,8 @@ def _entry_lines(result: PhotoSolution) -> list[str]:
     else:
         lines = [f"all {entries} handwritten entries checked are right"]
     if result.unsure_entries:
-        lines.append(f"{len(result.unsure_entries)} entries too unclear to check:")
+        count = len(result.unsure_entries)
+        lines.append(f"{count} {'entry' if count == 1 else 'entries'} too unclear to check:")
         lines += [
             f"  {entry.name}: read as {entry.written}, not sure" for entry in result.unsure_entries
         ]
@@ -259,6 +260,8 @@ def _report(result: PhotoSolution, output: Path | None, debug: str | None) -> st
     if output is not None:
         if not result.solved:
             what = "the photo with the grid found outlined"
+        elif result.check_only and not result.reading.entries.any():
+            what = "the photo, with no handwritten entry to check,"
         elif result.check_only:
             what = "the photo with the wrong entries marked"
         else:

@@ -60,9 +60,18 @@ def techniques() -> tuple[Technique, ...]:
 
 
 def technique(name: str) -> Technique:
-    """The technique called `name`; raises UnknownTechniqueError naming the known ones."""
+    """The technique called `name` (any case, spaces or hyphens: "X-Wing", "x wing"); raises
+    UnknownTechniqueError suggesting the nearest names, or naming the known ones."""
+    import difflib
+
+    wanted = "-".join(name.lower().replace("_", " ").replace("-", " ").split())
+    names = [t.name for t in techniques()]
     for candidate in techniques():
-        if candidate.name == name:
+        if candidate.name == wanted:
             return candidate
-    known = ", ".join(t.name for t in techniques())
-    raise UnknownTechniqueError(f"unknown technique {name!r}; known: {known}")
+    near = difflib.get_close_matches(wanted, names, n=3, cutoff=0.6)
+    if near:
+        raise UnknownTechniqueError(
+            f"unknown technique {name!r}; did you mean {' or '.join(near)}?"
+        )
+    raise UnknownTechniqueError(f"unknown technique {name!r}; known: {', '.join(names)}")

@@ -312,12 +312,10 @@ def format_report(evaluation: Evaluation, worst: int = 10) -> str:
                 for name, (right, total) in evaluation.digits_by_kind().items()
             ),
             "kinds confusion (rows: expected, columns: read):",
-            "       " + "".join(f"{name:>12}" for name in KIND_NAMES),
+            "           " + "".join(f"{name:>12}" for name in KIND_NAMES),
         ]
         for name, row in zip(KIND_NAMES, evaluation.kind_confusion, strict=True):
-            lines.append(
-                f"{name[:7]:>7}" + "".join(f"{v:>12}" if v else "           -" for v in row)
-            )
+            lines.append(f"{name:>11}" + "".join(f"{v:>12}" if v else f"{'-':>12}" for v in row))
     bad = evaluation.worst(worst)
     if bad:
         lines += ["", "worst photos:"]

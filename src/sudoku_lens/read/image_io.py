@@ -31,6 +31,8 @@ MAX_JPEG_PIXELS = 4 * MAX_PIXELS
 library, which needs the full size only for a progressive file's coefficients (about 600 MB)."""
 WRITE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
 """File name endings `write_image` can encode."""
+WRITE_ENDINGS = "name it .png, .jpg, .bmp, .tif or .webp"
+"""What to do about a picture's name that `write_image` cannot encode."""
 
 _JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 _PNM_SPACE = b" \t\n\v\f\r"
@@ -162,7 +164,7 @@ def write_image(path: str | os.PathLike[str], image: np.ndarray) -> Path:
     target = Path(path)
     suffix = target.suffix.lower()
     if suffix not in WRITE_SUFFIXES:
-        raise ImageError(f"cannot write {_shown(target)}: name it .png or .jpg")
+        raise ImageError(f"cannot write {_shown(target)}: {WRITE_ENDINGS}")
     try:
         ok, encoded = cv2.imencode(suffix, image)
     except cv2.error:
