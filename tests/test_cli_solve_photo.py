@@ -189,7 +189,7 @@ def test_unwritable_output_is_refused_before_reading(tmp_path: Path) -> None:
     photo = tmp_path / "never-read.jpg"
     with pytest.raises(SudokuLensError, match="no directory"):
         run_photo(parse([str(photo), "-o", str(tmp_path / "nowhere" / "out.png")]))
-    with pytest.raises(SudokuLensError, match=r"\.png or \.jpg"):
+    with pytest.raises(SudokuLensError, match=r"name it \.png, \.jpg, \.bmp, \.tif or \.webp"):
         run_photo(parse([str(photo), "-o", str(tmp_path / "out.unknown")]))
 
 
