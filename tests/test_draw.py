@@ -141,3 +141,23 @@ def test_bad_arguments_are_refused() -> None:
         draw_solution(image, np.zeros((4, 2)), puzzle[:8], solution)
     with pytest.raises(ValueError, match="BGR"):
         draw_solution(image[..., 0], np.zeros((4, 2)), puzzle, solution)
+
+
+@pytest.mark.parametrize("cell", [64, 96])
+def test_a_ringed_candidate_keeps_clear_space_between_its_digit_and_its_ring(cell: int) -> None:
+    """The ring of a pattern's candidate fits its ninth of the cell and does not touch the
+    digit inside it, so the digit stays readable (a ring too tight for its digit drew a disc)."""
+    from sudoku_lens.draw.hint import candidate_point, render_step
+    from sudoku_lens.logic import Step
+
+    candidate = (40, 5)  # r5c5, the middle ninth
+    bgra = render_step(Step("x", 1.0, "x", candidates=(candidate,)), cell).astype(int)
+    b, g, r, a = (bgra[..., k] for k in range(4))
+    green = (g - np.maximum(b, r) > 40) & (a > 128)
+    x, y = candidate_point(candidate, cell)
+    ys, xs = np.mgrid[: a.shape[0], : a.shape[1]]
+    distance = np.hypot(xs + 0.5 - x, ys + 0.5 - y)
+    assert green[(distance > cell / 7.5) & (distance < cell / 5.5)].any()  # the ring
+    assert green[distance < cell / 14].any()  # the digit
+    assert green[(distance > cell / 9) & (distance < cell / 7.5)].mean() < 0.2  # clear between
+    assert not green[distance > cell / 5].any()  # within its ninth

@@ -206,7 +206,10 @@ def render_step(
                     _small_digit(mask, canvas.point((member, d + 1)), d + 1, size)
         canvas.paint(mask, PENCIL, 1.0)
 
-    radius = round(size / 7.5)
+    # A ring fits its ninth of the cell and leaves its digit clear inside: the ringed and struck
+    # digits are drawn smaller than the pencil marks, the ring and the stroke thin.
+    radius = max(3, round(size / 6.4))
+    thin = max(1, round(size / 45))
     backing = canvas.blank()
     for candidate in marked:
         x, y = canvas.point(candidate)
@@ -219,8 +222,8 @@ def render_step(
     digits = canvas.blank()
     for candidate in ringed:
         x, y = canvas.point(candidate)
-        cv2.circle(ring, (round(x), round(y)), radius, 255, line, cv2.LINE_AA)
-        _small_digit(digits, (x, y), candidate[1], size, 0.27)
+        cv2.circle(ring, (round(x), round(y)), radius, 255, thin, cv2.LINE_AA)
+        _small_digit(digits, (x, y), candidate[1], size, 0.2)
     canvas.paint(ring, PATTERN, 1.0)
     canvas.paint(digits, PATTERN, 1.0)
 
@@ -251,12 +254,12 @@ def render_step(
     canvas.paint(weak, WEAK_LINK, 0.95)
 
     struck = canvas.blank()
-    half = round(size / 7)
+    half = round(size / 9)
     for candidate in step.eliminations:
         point = canvas.point(candidate)
         x, y = (round(v) for v in point)
-        _small_digit(struck, point, candidate[1], size, 0.27)
-        cv2.line(struck, (x - half, y + half), (x + half, y - half), 255, line, cv2.LINE_AA)
+        _small_digit(struck, point, candidate[1], size, 0.2)
+        cv2.line(struck, (x - half, y + half), (x + half, y - half), 255, thin, cv2.LINE_AA)
     canvas.paint(struck, STRUCK, 1.0)
 
     frame = canvas.blank()
@@ -312,7 +315,7 @@ def _drawn_part(bgra: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndar
     return np.ascontiguousarray(bgra[y0 : y0 + size, x0 : x0 + size]), part_quad
 
 
-def render_grid(grid: CandidateGrid, cell: int = 60) -> tuple[np.ndarray, np.ndarray]:
+def render_grid(grid: CandidateGrid, cell: int = _MAX_CELL) -> tuple[np.ndarray, np.ndarray]:
     """A clean picture of a state: the placed digits in black, every empty cell's candidates
     small in grey, on white with a margin; and the grid's corners in it (TL, TR, BR, BL)."""
     margin = cell // 3
