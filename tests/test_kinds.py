@@ -210,3 +210,37 @@ def test_kinds_only_needs_the_digit_model(
     )
     assert code == 2
     assert "--kinds-only trains against the digit model at --out" in capsys.readouterr().err
+
+
+def pencilled_cell(marks: dict[int, tuple[int, int]], height: float = 0.2) -> np.ndarray:
+    """A 72-pixel crop (the cell the middle 48 pixels, as the reader cuts it) holding each digit
+    of `marks` small at the keypad place (row, col) given, in grey pencil."""
+    import cv2
+
+    crop = np.full((72, 72), 235, np.uint8)
+    for digit, (row, col) in marks.items():
+        text = str(digit)
+        scale = height * 48 / cv2.getTextSize("8", cv2.FONT_HERSHEY_SIMPLEX, 1.0, 1)[0][1]
+        (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+        x, y = 12 + (col + 0.5) * 16, 12 + (row + 0.5) * 16
+        origin = (round(x - w / 2), round(y + h / 2))
+        cv2.putText(crop, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, 90, 1, cv2.LINE_AA)
+    return crop
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_candidates_at_their_keypad_places_are_counted_upright(turns: int) -> None:
+    from sudoku_lens.read.digits import find_ink
+    from sudoku_lens.read.kinds import keypad_candidates
+
+    cells = [
+        pencilled_cell({1: (0, 0), 5: (1, 1)}),  # two candidates at their places
+        pencilled_cell({2: (0, 1), 5: (1, 1), 8: (2, 1)}),  # a stack: the middle column
+        pencilled_cell({5: (0, 0), 1: (1, 1)}),  # small digits, each at another's place
+        pencilled_cell({7: (1, 1)}, height=0.6),  # an entry
+    ]
+    # as the photo lies, turned `turns` quarter turns anticlockwise from upright
+    laid = [np.ascontiguousarray(np.rot90(crop, turns)) for crop in cells]
+    counts = keypad_candidates([find_ink(crop) for crop in laid], range(4), turns)
+    assert counts.get(0) == 2 and counts.get(1) == 3
+    assert counts.get(2, 0) == 0 and 3 not in counts

@@ -127,6 +127,7 @@ share of the grid's cells holding a digit."""
 
 _CONTEXT_INDEX = [CELL_FEATURES.index(name) for name in CONTEXT_FEATURES]
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+_SQUARE = np.ones((3, 3), np.uint8)
 
 
 def _cell_features(found: CellInk, kept: bool, colour: np.ndarray, odd_turns: bool) -> np.ndarray:
@@ -239,6 +240,8 @@ class CellReading:
     other digits, the digit model's reading of them drawn anyway (`draw_found`)."""
     features: np.ndarray
     """(9, 9, FEATURES) float32 `kind_features` of the upright cells."""
+    found: tuple[CellInk, ...] = ()
+    """Each cell's ink (`find_ink`), the 81 as they lie in the photo."""
 
 
 def read_cells(location: GridLocation, classifier: DigitClassifier | None = None) -> CellReading:
@@ -263,7 +266,86 @@ def read_cells(location: GridLocation, classifier: DigitClassifier | None = None
         turned = rotate_grid(drawn.reshape(9, 9, SIZE, SIZE), turns)[upright]
         candidates[upright], pen[upright] = clf.predict_with_pen(turned)
     features = kind_features(found, kept, location.ink_colour, candidates, pen, turns)
-    return CellReading(turns, probabilities, candidates, features)
+    return CellReading(turns, probabilities, candidates, features, tuple(found))
+
+
+KEYPAD_MARKS = 2
+"""Distinct candidates at their own keypad places that make a cell pencil notes.
+
+Players pencil a candidate small at its digit's place of a telephone keypad laid over the cell
+(1 top left, 5 in the middle, 9 bottom right). Two or more separate small marks, each read as
+the digit of the place where it stands, are notes whatever the kinds model says: on 240
+generated hand-filled photos (`benchmarks/handwriting.py`'s four seed sets) that held for 634
+of the 1,231 notes cells, 5 of the 17 the kinds model took for an entry, and for none of the
+5,936 entries nor the printed digits."""
+
+KEYPAD_NOTES_CHANCE = 0.01
+"""Least probability of notes the kinds model gives a cell read as handwriting for its keypad
+places to be looked at: 2% of generated entries, and every notes cell the model took for an
+entry but one (a photo read from the wrong grid), so the look costs 0.1 ms a photo."""
+
+_KEYPAD_INK = 0.35
+"""Least ink of a candidate mark, as a share of the cell's darkest."""
+_KEYPAD_LARGEST = 0.45
+"""Largest side of a candidate mark, as a share of the cell (an entry's strokes are larger)."""
+_KEYPAD_SURE = 0.5
+"""Least probability of the digit read for a candidate mark."""
+
+
+def _turned_point(point: np.ndarray, turns: int, side: int) -> tuple[float, float]:
+    """(x, y) of a pixel centre of a `side`-pixel square after `turns` quarter turns clockwise."""
+    x, y = float(point[0]), float(point[1])
+    for _ in range(turns % 4):
+        x, y = side - 1 - y, x
+    return x, y
+
+
+def keypad_candidates(
+    found: Sequence[CellInk],
+    cells: Sequence[int],
+    turns: int,
+    classifier: DigitClassifier | None = None,
+) -> dict[int, int]:
+    """For each cell of `cells` (indices as they lie in the photo, whose ink `found` holds), how
+    many distinct digits stand as separate small marks each at its own keypad place of the
+    upright cell (see KEYPAD_MARKS); cells without two such marks are left out. The marks are
+    read by the digit model in one batch."""
+    inner = WORK - 2 * (WORK // 6)
+    third = inner / 3.0
+    images: list[np.ndarray] = []
+    places: list[tuple[int, tuple[int, int]]] = []
+    for cell in cells:
+        laid = np.ascontiguousarray(found[cell].ink[_INNER, _INNER])
+        flat = laid.ravel()
+        peak = float(np.partition(flat, flat.size - 5)[flat.size - 5])
+        if peak < _FAINT:
+            continue
+        marks = (laid > max(_FAINT, _KEYPAD_INK * peak)).view(np.uint8)
+        count, labels, stats, centres = cv2.connectedComponentsWithStats(marks, connectivity=8)
+        small = np.flatnonzero(
+            (stats[1:, 4] > _SPECK) & (stats[1:, 2:4].max(axis=1) <= _KEYPAD_LARGEST * inner)
+        )
+        if len(small) < KEYPAD_MARKS:
+            continue
+        ink = np.ascontiguousarray(np.rot90(found[cell].ink, -turns))
+        upright_labels = np.zeros((WORK, WORK), np.int32)
+        upright_labels[_INNER, _INNER] = np.rot90(labels, -turns)
+        for i in small + 1:
+            piece = cv2.dilate((upright_labels == i).view(np.uint8), _SQUARE).view(bool)
+            mask = piece & (ink > _FAINT // 2)
+            level = float(np.percentile(ink[mask], 90))
+            images.append(draw_found(CellInk(ink, mask, level)))
+            x, y = _turned_point(centres[i], turns, inner)
+            places.append((cell, (min(2, int(y // third)), min(2, int(x // third)))))
+    if not images:
+        return {}
+    probabilities = (classifier or DigitClassifier.default()).predict_prepared(np.stack(images))
+    digits: dict[int, set[int]] = {}
+    for (cell, place), p in zip(places, probabilities, strict=True):
+        digit = int(p[1:].argmax()) + 1
+        if p[digit] >= _KEYPAD_SURE and divmod(digit - 1, 3) == place:
+            digits.setdefault(cell, set()).add(digit)
+    return {cell: len(found_digits) for cell, found_digits in digits.items()}
 
 
 def allowed_kind_probabilities(

@@ -13,15 +13,19 @@ from typing import Any
 import numpy as np
 
 from sudoku_lens.puzzle import grid_json
-from sudoku_lens.read.digits import DigitClassifier
+from sudoku_lens.read.digits import DigitClassifier, rotate_grid
 from sudoku_lens.read.grid import GridLocation, GridSearch, locate_grid
 from sudoku_lens.read.image_io import load_image
 from sudoku_lens.read.kinds import (
     HANDWRITTEN,
+    KEYPAD_MARKS,
+    KEYPAD_NOTES_CHANCE,
     KIND_NAMES,
+    NOTES,
     PRINTED,
     KindClassifier,
     assign_kinds,
+    keypad_candidates,
     kinds_text,
     read_cells,
 )
@@ -134,6 +138,14 @@ def _read(image_bgr: np.ndarray, timings: dict[str, float], trace: GridSearch | 
     start = time.perf_counter()
     predicted = KindClassifier.default().predict(cells.features)
     grid, kinds, kind_probabilities = assign_kinds(predicted, cells.candidates, cells.features)
+    as_laid = rotate_grid(np.arange(81).reshape(9, 9), cells.turns)
+    maybe_notes = (kinds == HANDWRITTEN) & (kind_probabilities[..., NOTES] >= KEYPAD_NOTES_CHANCE)
+    hand = [int(as_laid[r, c]) for r, c in zip(*np.nonzero(maybe_notes), strict=True)]
+    for cell, count in keypad_candidates(cells.found, hand, cells.turns).items():
+        if count >= KEYPAD_MARKS:
+            (r,), (c,) = np.nonzero(as_laid == cell)
+            grid[r, c], kinds[r, c] = 0, NOTES
+            kind_probabilities[r, c] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
     read_empty = (cells.probabilities.argmax(axis=2) == 0)[..., None]
     probabilities = np.where(
         (grid > 0)[..., None],
