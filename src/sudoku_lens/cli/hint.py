@@ -70,7 +70,7 @@ def read_state(source: str, text: str | None = None) -> CandidateGrid:
             "\n".join(r for r in text.splitlines() if not r.lstrip().startswith("#"))
         )
     except PuzzleFormatError:
-        count = len(read_puzzles(text))
+        count = sum(entry.line is not None for entry in read_puzzles(text))
         if count > 1:
             where = "standard input" if source == "-" else source
             raise PuzzleFormatError(

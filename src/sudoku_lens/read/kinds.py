@@ -9,7 +9,8 @@ The kind is read by a small model of its own (`KindClassifier`, models/kinds.onn
 measured on each cell and against the grid's other digits (`kind_features`): colour, stroke
 darkness and width, size and place in the cell, stray small marks, and the digit model's
 confidence. `assign_kinds` puts the two models' answers together, weighing the digits read as
-print or pen as two groups of the grid (`weigh_print_against_pen`).
+print or pen as two groups of the grid (`weigh_print_against_pen`); a cell read as handwriting
+that holds small candidates at their keypad places is pencil notes (`keypad_candidates`).
 """
 
 from __future__ import annotations
@@ -282,7 +283,8 @@ of the 1,231 notes cells, 5 of the 17 the kinds model took for an entry, and for
 KEYPAD_NOTES_CHANCE = 0.01
 """Least probability of notes the kinds model gives a cell read as handwriting for its keypad
 places to be looked at: 2% of generated entries, and every notes cell the model took for an
-entry but one (a photo read from the wrong grid), so the look costs 0.1 ms a photo."""
+entry but one (a photo read from the wrong grid); on the dataset's hand-filled photos no cell
+is looked at, where looking at every handwritten cell cost 3 ms a photo."""
 
 _KEYPAD_INK = 0.35
 """Least ink of a candidate mark, as a share of the cell's darkest."""
@@ -308,8 +310,8 @@ def keypad_candidates(
 ) -> dict[int, int]:
     """For each cell of `cells` (indices as they lie in the photo, whose ink `found` holds), how
     many distinct digits stand as separate small marks each at its own keypad place of the
-    upright cell (see KEYPAD_MARKS); cells without two such marks are left out. The marks are
-    read by the digit model in one batch."""
+    upright cell (see KEYPAD_MARKS); cells where none is found are left out. Only cells holding
+    KEYPAD_MARKS small marks or more are read, by the digit model, all in one batch."""
     inner = WORK - 2 * (WORK // 6)
     third = inner / 3.0
     images: list[np.ndarray] = []
