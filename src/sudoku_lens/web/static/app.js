@@ -258,7 +258,7 @@ function renderGrid() {
     }
     input.setAttribute("aria-label", `${where}: ${what}`);
   });
-  $("undo").disabled = !edited();
+  $("undo").disabled = !edited() && !hints.active; // it takes the hints back too
   renderKindButton();
 }
 
