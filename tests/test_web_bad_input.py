@@ -139,3 +139,40 @@ def test_a_long_corrected_grid_is_refused(server: str) -> None:
     ).encode()
     status, answer = post(f"{server}/api/solve", field + body, kind)
     assert status == 422 and "at most 2000 characters" in str(answer["error"])
+
+
+def test_a_body_that_stops_coming_in_is_a_408() -> None:
+    """A client that sends its headers and part of a body, then nothing, is answered 408 and
+    let go after the stall timeout, rather than holding its connection for ever."""
+    import anyio
+
+    from sudoku_lens.web.limits import BodySizeLimit
+
+    reached: list[str] = []
+
+    async def app(scope, receive, send) -> None:
+        await receive()  # the first piece of the body
+        reached.append("first piece")
+        await receive()  # the rest never comes
+
+    async def receive():
+        if not reached:
+            return {"type": "http.request", "body": b"x" * 100, "more_body": True}
+        await anyio.sleep_forever()
+
+    sent: list[dict] = []
+
+    async def send(message) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "headers": [(b"content-length", b"1000")]}
+    guard = BodySizeLimit(app, upload_limit=10_000, stall_seconds=0.2)
+
+    async def served() -> None:
+        with anyio.fail_after(5):
+            await guard(scope, receive, send)
+
+    anyio.run(served)
+    assert reached == ["first piece"]
+    assert sent[0]["status"] == 408
+    assert b"stopped coming in for 0.2 s" in sent[1]["body"]

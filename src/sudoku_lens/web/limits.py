@@ -1,4 +1,5 @@
-"""Guards for untrusted uploads: a request-body size cap answered without storing the body.
+"""Guards for untrusted uploads: a request-body size cap answered without storing the body, and
+a 408 for a body that stops coming in (STALL_SECONDS).
 
 The size cap is an ASGI middleware so that an oversized upload is refused from its
 Content-Length header without keeping any of it, and a body sent without one (chunked) is cut
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import json
 
+import anyio
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -21,6 +23,9 @@ BODY_OVERHEAD = 64 * 1024
 """Bytes allowed on top of the upload limit for multipart boundaries, headers and form fields."""
 MAX_DRAIN = 64 * 2**20
 """The most bytes of an oversized body read and dropped so that the client gets its 413."""
+STALL_SECONDS = 30.0
+"""Longest wait for the next piece of a request body: a client that stops sending halfway gets
+a 408 and its connection closed, rather than holding it open for ever."""
 
 
 class UploadTooLarge(HTTPException):
@@ -28,6 +33,13 @@ class UploadTooLarge(HTTPException):
 
     def __init__(self, limit: int) -> None:
         super().__init__(413, too_large_message(limit))
+
+
+class BodyStalled(HTTPException):
+    """Raised when a request body stops coming in for `seconds`; answered as 408."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(408, f"the request body stopped coming in for {seconds:g} s")
 
 
 def too_large_message(limit: int) -> str:
@@ -42,10 +54,13 @@ class BodySizeLimit:
     the multipart envelope.
     """
 
-    def __init__(self, app: ASGIApp, *, upload_limit: int) -> None:
+    def __init__(
+        self, app: ASGIApp, *, upload_limit: int, stall_seconds: float = STALL_SECONDS
+    ) -> None:
         self.app = app
         self.upload_limit = upload_limit
         self.max_body = upload_limit + BODY_OVERHEAD
+        self.stall_seconds = stall_seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -59,10 +74,18 @@ class BodySizeLimit:
             return
         received = 0
         started = False
+        body_done = False
 
         async def limited_receive() -> Message:
-            nonlocal received
-            message = await receive()
+            nonlocal received, body_done
+            if body_done:  # later receives wait for the client to go: no timeout there
+                return await receive()
+            try:
+                with anyio.fail_after(self.stall_seconds):
+                    message = await receive()
+            except TimeoutError:
+                raise BodyStalled(self.stall_seconds) from None
+            body_done = message["type"] != "http.request" or not message.get("more_body", False)
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_body:
@@ -82,14 +105,21 @@ class BodySizeLimit:
                 raise
             await _drain(receive, MAX_DRAIN - received)
             await _send_json(send, 413, {"error": exc.detail})
+        except BodyStalled as exc:
+            if started:
+                raise
+            await _send_json(send, 408, {"error": exc.detail})
 
 
 async def _drain(receive: Receive, limit: int) -> None:
-    """Read and drop what is left of the request body, `limit` bytes at most."""
+    """Read and drop what is left of the request body, `limit` bytes at most, until it stops
+    coming in for STALL_SECONDS."""
     drained = 0
     while drained <= limit:
-        message = await receive()
-        if message["type"] != "http.request":
+        message = None
+        with anyio.move_on_after(STALL_SECONDS):
+            message = await receive()
+        if message is None or message["type"] != "http.request":
             return
         drained += len(message.get("body", b""))
         if not message.get("more_body", False):
