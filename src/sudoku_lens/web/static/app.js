@@ -403,9 +403,10 @@ function showResult(body, fresh) {
       `${unsure} of your entries could not be read clearly enough to check.`,
       "They are outlined in orange: check them against the photo, or type them in.",
     );
+  } else if (hiding && entries) {
+    showMessage("ok", "Your entries are all right.", "Keep going!");
   } else if (hiding) {
-    if (entries) showMessage("ok", "Your entries are all right.", "Keep going!");
-    else showMessage("ok", "Nothing to check yet.", "Type your own digits into the grid to check them.");
+    showMessage("ok", "Nothing to check yet.", "Type your own digits into the grid to check them.");
   } else if (edits) {
     showMessage("ok", "Solved with your fixes.", `${edits} cell${edits > 1 ? "s" : ""} changed.`);
   } else if (editor.corrected.size) {
