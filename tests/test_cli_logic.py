@@ -185,8 +185,9 @@ def test_explain_walks_to_the_solution(capsys) -> None:
     lines = out.splitlines()
     assert code == 0 and len(lines) == EASY.count("0") + 1
     assert lines[0] == " 1. hidden-single: r1c6 is the only place for an 8 in box 2."
-    assert lines[-1] == f"solved in {EASY.count('0')} steps; rating 1.2 easy hidden-single " + (
-        f"({EASY.count('0')} steps)"
+    assert lines[-1] == (
+        f"solved in {EASY.count('0')} steps; rating 1.2 easy, set by a hidden-single on Sudoku "
+        f"Explainer's path ({EASY.count('0')} steps)"
     )
     code, out, _ = run(["explain", EASY, "--json"], capsys)
     path = json.loads(out)

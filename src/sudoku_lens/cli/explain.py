@@ -60,7 +60,12 @@ def run(args: argparse.Namespace) -> int:
     for number, step in enumerate(path.steps, 1):
         print(f"{number:>{width}}. {step.technique}: {step.explanation}")
     if rating is not None:
-        print(f"solved in {len(path.steps)} steps; rating {rating.text()}")
+        # the rating's own path is Sudoku Explainer's (its techniques only), so its length and
+        # hardest step may differ from those of the path just printed
+        print(
+            f"solved in {len(path.steps)} steps; rating {rating.rating:.1f} {rating.level}, "
+            f"set by a {rating.hardest} on Sudoku Explainer's path ({rating.steps} steps)"
+        )
         return 0
     print(f"stuck after {len(path.steps)} steps: no technique applies to this state:")
     print(path.end.pencilmarks())
