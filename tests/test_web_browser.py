@@ -313,7 +313,8 @@ def legal(line: str) -> bool:
     return all(len(u[u > 0]) == len(set(u[u > 0])) for u in units)
 
 
-def test_a_photo_without_a_grid_says_so(page, tmp_path):
+def test_a_photo_without_a_grid_says_so(page, tmp_path, photo):
+    upload(page, photo[1])  # a photo read first: the drop area folds up beside its answer
     blank = np.full((600, 800, 3), 235, np.uint8)
     cv2.putText(blank, "no puzzle here", (80, 300), cv2.FONT_HERSHEY_SIMPLEX, 2, (40, 40, 40), 3)
     path = tmp_path / "blank.jpg"
@@ -323,6 +324,7 @@ def test_a_photo_without_a_grid_says_so(page, tmp_path):
     text = page.inner_text("#message")
     assert "No answer for this photo" in text and "grid" in text.lower()
     assert page.is_hidden("#result")
+    assert page.is_visible(".drop-title")  # and opens again to say what it takes
 
 
 def test_the_page_fits_a_phone_screen(browser, server, photo):

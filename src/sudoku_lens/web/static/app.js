@@ -341,6 +341,7 @@ async function solvePhoto(withEdits) {
     if (sequence !== editor.sequence) return;
     if (grid === null) {
       $("result").hidden = true;
+      $("drop").classList.remove("compact"); // the drop area says again what it takes
       const hint =
         response.status === 422 && /grid/i.test(text)
           ? " Try a closer, sharper shot with the whole grid in view."
