@@ -27,6 +27,8 @@ FAILURES = [
     (["solve", ILLEGAL, "--json"], "not a legal puzzle"),
     (["solve", EASY, "--jobs", "0", "--json"], "argument --jobs"),
     (["rate", EASY, "--jobs", "1000000", "--json"], "expected at most"),
+    (["solve", EASY, "-o", "one.png"], "not a picture: name it .txt"),
+    (["rate", EASY, "-o", "ratings.jpg", "--json"], "not a picture: name it .txt"),
     (["batch", EASY, "-o", "out.jsonl", "--jobs", "1000000"], "expected at most"),
     (["read", "not-an-image.jpg", "--json"], "not an image"),
     (["read", "--json"], "the following arguments are required: PHOTO"),
@@ -146,3 +148,14 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     assert stop.value.code == 0 and capsys.readouterr().out == f"sudoku-lens {__version__}\n"
+
+
+@pytest.mark.parametrize("command", ["solve", "rate", "hint", "explain"])
+def test_empty_standard_input_is_named_the_same_by_every_command(
+    command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"# nothing\n\n")))
+    assert main([command, "-"]) == 2
+    assert capsys.readouterr().err == "sudoku-lens: error: no puzzle found in standard input\n"

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sudoku_lens.cli.jobs import where
 from sudoku_lens.cli.solve import read_stdin, read_text
 from sudoku_lens.cli.solve_photo import check_writable, looks_like_image
 from sudoku_lens.errors import PuzzleFormatError
@@ -65,6 +66,8 @@ def read_state(source: str, text: str | None = None) -> CandidateGrid:
     from sudoku_lens.puzzle.text import read_puzzles
 
     text = read_text(source) if text is None else text
+    if not any(row.strip() and not row.lstrip().startswith("#") for row in text.splitlines()):
+        raise PuzzleFormatError(f"no puzzle found in {where(source)}")
     try:
         return parse_state(
             "\n".join(r for r in text.splitlines() if not r.lstrip().startswith("#"))
@@ -72,9 +75,9 @@ def read_state(source: str, text: str | None = None) -> CandidateGrid:
     except PuzzleFormatError:
         count = sum(entry.line is not None for entry in read_puzzles(text))
         if count > 1:
-            where = "standard input" if source == "-" else source
             raise PuzzleFormatError(
-                f"{where} holds {count} puzzles: give one (rate and solve take a file of many)"
+                f"{where(source)} holds {count} puzzles: give one (rate and solve take a file of "
+                "many)"
             ) from None
         raise
 

@@ -53,6 +53,21 @@ def progress_bar(total: int) -> Iterator[Callable[[int], object] | None]:
         yield bar.update
 
 
+def check_text_output(output: str | None) -> None:
+    """Refuse a picture's name for the text a run over puzzles writes, before any work."""
+    from sudoku_lens.cli.solve_photo import IMAGE_SUFFIXES
+
+    if output is not None and Path(output).suffix.lower() in IMAGE_SUFFIXES:
+        raise SudokuLensError(
+            f"cannot write {output}: puzzles get text, one line each, not a picture: name it .txt"
+        )
+
+
+def where(source: str) -> str:
+    """How to name a command's input in a message: a path, or standard input for -."""
+    return "standard input" if source == "-" else source
+
+
 def write_rows(rows: list[str], output: str | None) -> None:
     """Write the rows, one per line, to `output` or to standard output when it is None."""
     text = "\n".join(rows) + "\n"

@@ -15,7 +15,14 @@ import sys
 import time
 from typing import Any
 
-from sudoku_lens.cli.jobs import exit_code, jobs_type, progress_bar, write_rows
+from sudoku_lens.cli.jobs import (
+    check_text_output,
+    exit_code,
+    jobs_type,
+    progress_bar,
+    where,
+    write_rows,
+)
 from sudoku_lens.cli.solve import read_text
 from sudoku_lens.errors import PuzzleFormatError, SudokuLensError
 
@@ -66,10 +73,11 @@ def run(args: argparse.Namespace) -> int:
     """Rate every puzzle of `args.file`; write the rows; summarise on stderr."""
     from sudoku_lens.puzzle.text import read_puzzles
 
+    check_text_output(args.output)
     start = time.perf_counter()
     entries = read_puzzles(read_text(args.file))
     if not entries:
-        raise PuzzleFormatError(f"no puzzle found in {args.file}")
+        raise PuzzleFormatError(f"no puzzle found in {where(args.file)}")
     lines = [entry.line for entry in entries if entry.line is not None]
     chunks = [lines[i : i + _CHUNK] for i in range(0, len(lines), _CHUNK)]
     with progress_bar(len(lines)) as progress:

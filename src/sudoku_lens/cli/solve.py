@@ -19,7 +19,14 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sudoku_lens.cli.jobs import exit_code, jobs_type, progress_bar, write_rows
+from sudoku_lens.cli.jobs import (
+    check_text_output,
+    exit_code,
+    jobs_type,
+    progress_bar,
+    where,
+    write_rows,
+)
 from sudoku_lens.cli.solve_photo import (
     add_photo_arguments,
     looks_like_image,
@@ -133,12 +140,12 @@ def run(args: argparse.Namespace) -> int:
         raise SudokuLensError("--debug applies to photos only")
     if args.check:
         raise SudokuLensError("--check applies to photos only")
+    check_text_output(args.output)
 
     start = time.perf_counter()
     entries = read_puzzles(text)
     if not entries:
-        where = "standard input" if args.puzzle == "-" else args.puzzle
-        raise PuzzleFormatError(f"no puzzle found in {where}")
+        raise PuzzleFormatError(f"no puzzle found in {where(args.puzzle)}")
     if len(entries) == 1 and args.output is None:
         return _solve_one(entries[0], as_json=args.json)
     return _solve_batch(entries, args, start)
