@@ -66,12 +66,11 @@ def read_state(source: str, text: str | None = None) -> CandidateGrid:
     from sudoku_lens.puzzle.text import read_puzzles
 
     text = read_text(source) if text is None else text
-    if not any(row.strip() and not row.lstrip().startswith("#") for row in text.splitlines()):
+    rows = [row for row in text.splitlines() if not row.lstrip().startswith("#")]
+    if not any(row.strip() for row in rows):
         raise PuzzleFormatError(f"no puzzle found in {where(source)}")
     try:
-        return parse_state(
-            "\n".join(r for r in text.splitlines() if not r.lstrip().startswith("#"))
-        )
+        return parse_state("\n".join(rows))
     except PuzzleFormatError:
         count = sum(entry.line is not None for entry in read_puzzles(text))
         if count > 1:

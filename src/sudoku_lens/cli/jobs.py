@@ -5,7 +5,6 @@ standard output, and the exit code of the whole run."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -28,10 +27,9 @@ def jobs_type(value: str) -> int:
         raise argparse.ArgumentTypeError(
             f"expected a number of processes of 1 or more, got {value}"
         )
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:
-        cores = os.cpu_count() or 1
+    from sudoku_lens.batch import default_jobs
+
+    cores = default_jobs()
     if jobs > MAX_JOBS_PER_CORE * cores:
         raise argparse.ArgumentTypeError(
             f"expected at most {MAX_JOBS_PER_CORE * cores} processes ({MAX_JOBS_PER_CORE} for "

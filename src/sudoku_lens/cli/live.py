@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     import cv2
     from tqdm import tqdm
 
-    from sudoku_lens.cli.solve_photo import IMAGE_SUFFIXES
+    from sudoku_lens.cli.solve_photo import IMAGE_SUFFIXES, holds_an_image
     from sudoku_lens.errors import SudokuLensError
     from sudoku_lens.live import LiveSolver
     from sudoku_lens.live.stream import (
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.output is not None:
         check_output(args.output)
-    if args.video is not None and _holds_a_picture(args.video):
+    if args.video is not None and holds_an_image(args.video):
         raise SudokuLensError(
             f"{args.video} is a still image, not a video: solve a photo with "
             f"'sudoku-lens solve {args.video}'"
@@ -94,15 +94,3 @@ def run(args: argparse.Namespace) -> int:
         if args.output:
             print(f"annotated video written to {args.output}")
     return 0
-
-
-def _holds_a_picture(path: str) -> bool:
-    """True when the file at `path` holds a still image, by its first bytes (a text file named
-    .jpg is no picture: the video reader then says what it is)."""
-    from sudoku_lens.read.formats import HEAD_BYTES, image_format
-
-    try:
-        with open(path, "rb") as handle:
-            return image_format(handle.read(HEAD_BYTES)) is not None
-    except OSError:
-        return False

@@ -55,9 +55,13 @@ def looks_like_image(path: str | os.PathLike[str]) -> bool:
     problem, not as bad puzzle text). Puzzle text and text files are never taken for images, and
     only regular files are opened: reading a named pipe or a device could block forever.
     """
+    return Path(path).suffix.lower() in IMAGE_SUFFIXES or holds_an_image(path)
+
+
+def holds_an_image(path: str | os.PathLike[str]) -> bool:
+    """True when `path` is a regular file whose first bytes are an image's, whatever its name
+    (HEIF/AVIF included, which are refused later with advice)."""
     candidate = Path(path)
-    if candidate.suffix.lower() in IMAGE_SUFFIXES:
-        return True
     try:
         if not candidate.is_file():
             return False

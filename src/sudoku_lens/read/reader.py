@@ -140,10 +140,10 @@ def _read(image_bgr: np.ndarray, timings: dict[str, float], trace: GridSearch | 
     grid, kinds, kind_probabilities = assign_kinds(predicted, cells.candidates, cells.features)
     as_laid = rotate_grid(np.arange(81).reshape(9, 9), cells.turns)
     maybe_notes = (kinds == HANDWRITTEN) & (kind_probabilities[..., NOTES] >= KEYPAD_NOTES_CHANCE)
-    hand = [int(as_laid[r, c]) for r, c in zip(*np.nonzero(maybe_notes), strict=True)]
-    for cell, count in keypad_candidates(cells.found, hand, cells.turns).items():
+    upright = {int(as_laid[r, c]): (r, c) for r, c in zip(*np.nonzero(maybe_notes), strict=True)}
+    for cell, count in keypad_candidates(cells.found, list(upright), cells.turns).items():
         if count >= KEYPAD_MARKS:
-            (r,), (c,) = np.nonzero(as_laid == cell)
+            r, c = upright[cell]
             grid[r, c], kinds[r, c] = 0, NOTES
             kind_probabilities[r, c] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
     read_empty = (cells.probabilities.argmax(axis=2) == 0)[..., None]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import logging
-import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import partial
@@ -309,10 +308,9 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 def default_pool_size() -> int:
     """Worker threads for CPU-heavy work: one per available core."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:
-        return max(1, os.cpu_count() or 1)
+    from sudoku_lens.batch import default_jobs
+
+    return max(1, default_jobs())
 
 
 UPLOADS_PER_WORKER = 2

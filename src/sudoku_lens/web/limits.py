@@ -25,7 +25,7 @@ MAX_DRAIN = 64 * 2**20
 """The most bytes of an oversized body read and dropped so that the client gets its 413."""
 STALL_SECONDS = 30.0
 """Longest wait for the next piece of a request body: a client that stops sending halfway gets
-a 408 and its connection closed, rather than holding it open for ever."""
+a 408 and is let go, rather than holding its connection open for ever."""
 
 
 class UploadTooLarge(HTTPException):
@@ -69,7 +69,7 @@ class BodySizeLimit:
         declared = _content_length(scope)
         if declared is not None and declared > self.max_body:
             if declared <= MAX_DRAIN and not _expects_continue(scope):
-                await _drain(receive, MAX_DRAIN)
+                await _drain(receive, MAX_DRAIN, self.stall_seconds)
             await _send_json(send, 413, {"error": too_large_message(self.upload_limit)})
             return
         received = 0
@@ -103,7 +103,7 @@ class BodySizeLimit:
         except UploadTooLarge as exc:
             if started:
                 raise
-            await _drain(receive, MAX_DRAIN - received)
+            await _drain(receive, MAX_DRAIN - received, self.stall_seconds)
             await _send_json(send, 413, {"error": exc.detail})
         except BodyStalled as exc:
             if started:
@@ -111,13 +111,13 @@ class BodySizeLimit:
             await _send_json(send, 408, {"error": exc.detail})
 
 
-async def _drain(receive: Receive, limit: int) -> None:
+async def _drain(receive: Receive, limit: int, stall_seconds: float) -> None:
     """Read and drop what is left of the request body, `limit` bytes at most, until it stops
-    coming in for STALL_SECONDS."""
+    coming in for `stall_seconds`."""
     drained = 0
     while drained <= limit:
         message = None
-        with anyio.move_on_after(STALL_SECONDS):
+        with anyio.move_on_after(stall_seconds):
             message = await receive()
         if message is None or message["type"] != "http.request":
             return
