@@ -331,6 +331,21 @@ def test_bad_json_is_named_as_such(client) -> None:
         assert " at at " not in error
 
 
+def test_a_body_not_sent_as_json_is_told_how_to_send_it(client) -> None:
+    body = f'{{"puzzle": "{EASY}"}}'.encode()
+    for route in ("/api/rate", "/api/solve-grid"):
+        for headers in ({"content-type": "text/plain"}, {}):
+            response = client.post(route, content=body, headers=headers)
+            error = response.json()["error"]
+            assert response.status_code == 422, error
+            assert error == (
+                'request body: send a JSON object such as {"puzzle": "..."}'
+                " with content-type application/json"
+            )
+    response = client.post("/api/rate", json=["not", "an", "object"])
+    assert response.status_code == 422 and "send a JSON object" in response.json()["error"]
+
+
 def test_rate(client) -> None:
     response = client.post("/api/rate", json={"puzzle": EASY})
     body = response.json()

@@ -738,6 +738,12 @@ def _validation_message(exc: RequestValidationError) -> str:
             where = f"{at} character {loc[-1]}" if loc and isinstance(loc[-1], int) else ""
             parts.append(f"the request body is not valid JSON: {reason}{where}")
             continue
+        if loc == ("body",) and error.get("type") == "model_attributes_type":
+            parts.append(
+                'request body: send a JSON object such as {"puzzle": "..."}'
+                " with content-type application/json"
+            )
+            continue
         where = ".".join(str(p) for p in loc if p not in ("body", "query", "form"))
         if "UploadFile" in msg:  # a text field where a file belongs
             msg = "send the photo as a file upload (multipart/form-data)"
