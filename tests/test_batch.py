@@ -87,6 +87,9 @@ def records_of(path: Path) -> list[dict]:
             row["line"] = None if row["line"] is None else int(row["line"])
             row["seconds"] = float(row["seconds"])
             row["rating"] = None if row["rating"] is None else float(row["rating"])
+            if row["kind"] == "photo" and row["status"] != "error":  # checked: "" when none
+                for key in ("wrong_entries", "unsure_entries"):
+                    row[key] = row[key] or ""
         return rows
     import pyarrow.parquet as pq
 
@@ -283,7 +286,8 @@ def parse_jsonl(data: bytes) -> list[dict]:
 
 def parse_csv(data: bytes) -> list[list]:
     rows = list(csv.reader(io.StringIO(data.decode(), newline="")))
-    return [[*row[:10], float(row[10]), row[11]] for row in rows]
+    seconds = FIELDS.index("seconds")
+    return [[*row[:seconds], float(row[seconds]), *row[seconds + 1 :]] for row in rows]
 
 
 def units_in_pieces(path: Path, piece: int) -> list[Unit]:
@@ -471,7 +475,8 @@ def test_a_worker_that_dies_is_replaced_and_its_item_retried_once(
 def rows_without_seconds(data: bytes, encoding: str) -> list:
     if encoding == "jsonl":
         return without_seconds(parse_jsonl(data))
-    return [row[:10] + row[11:] for row in parse_csv(data)]
+    seconds = FIELDS.index("seconds")
+    return [row[:seconds] + row[seconds + 1 :] for row in parse_csv(data)]
 
 
 @pytest.mark.parametrize("encoding", ["jsonl", "csv"])
@@ -639,7 +644,23 @@ def test_progress_and_summary_on_a_terminal_only(
 
 
 def test_records_are_plain_data() -> None:
-    record = Record("p.txt", 3, "puzzle", INKALA, None, None, None, "error", None, None, 0.0, "x")
+    record = Record(
+        "p.txt",
+        3,
+        "puzzle",
+        INKALA,
+        None,
+        None,
+        None,
+        None,
+        "error",
+        None,
+        None,
+        None,
+        None,
+        0.0,
+        "x",
+    )
     assert list(record.to_dict()) == list(FIELDS) and record.key == ("p.txt", 3)
 
 
@@ -765,3 +786,31 @@ def test_a_worker_reads_photos_with_opencv_on_its_own_thread() -> None:
         check=True,
     )
     assert ran.stdout.split() == ["1", "1"]
+
+
+def test_a_hand_filled_photo_records_its_checked_entries_and_a_wrong_one_exits_1(
+    tmp_path: Path, capsys
+) -> None:
+    """A batch checks the person's entries as `solve` does: the record names the wrong ones,
+    and the batch exits 1 as `solve` on that photo would."""
+    from sudoku_lens.pipeline import solve_photo
+    from sudoku_lens.synth.handwriting import synth_filled_photo
+
+    sample = synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)
+    photo = tmp_path / "filled.png"
+    cv2.imwrite(str(photo), sample.photo.image)
+    alone = solve_photo(photo)
+    assert alone.solved and alone.wrong_entries, "the sample must hold wrong entries"
+    results = tmp_path / "results.jsonl"
+    assert main(["batch", str(photo), "-o", str(results), "--jobs", "1"]) == 1
+    (record,) = records_of(results)
+    assert record["status"] == "solved"
+    assert record["wrong_entries"] == " ".join(entry.name for entry in alone.wrong_entries)
+    assert record["unsure_entries"] == " ".join(entry.name for entry in alone.unsure_entries)
+    assert record["read"] == format_line(alone.reading.grid)
+    example = tmp_path / "example.jpg"
+    shutil.copy(EXAMPLE_PATH, example)
+    assert main(["batch", str(example), "-o", str(tmp_path / "example.jsonl")]) == 0
+    (clean,) = records_of(tmp_path / "example.jsonl")
+    assert clean["wrong_entries"] == clean["unsure_entries"] == ""
+    capsys.readouterr()

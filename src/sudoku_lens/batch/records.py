@@ -29,21 +29,27 @@ class Record:
 
     `source` is the photo's path or the puzzle file's, `line` the puzzle's (first) line in its
     file (None for a photo). `grid` is the 81-character puzzle that was solved ('0' empty; the
-    text as written when it could not be read); photos add `givens` (digits as read) and
-    `kinds` (per cell: `.` empty, `p` printed). `rating` and `level` (Sudoku Explainer scale
-    and its word) come from the logical solver when the batch is run with rating on. `status`
-    is solved, no solution, several solutions or error,
-    and `error` then says why in one line.
+    text as written when it could not be read). Photos add, as `solve --json` writes them,
+    `read` (every digit read, printed and handwritten), `kinds` (per cell: `.` empty, `p`
+    printed, `h` handwritten, `n` pencil notes), `givens` (the digits read where `kinds` is
+    print), and the person's entries checked against the solution: `wrong_entries` and
+    `unsure_entries`, cell names separated by spaces ("r3c4 r5c1"; empty when there is none).
+    `rating` and `level` (Sudoku Explainer scale and its word) come from the logical solver when
+    the batch is run with rating on. `status` is solved, no solution, several solutions or
+    error, and `error` then says why in one line.
     """
 
     source: str
     line: int | None
     kind: str
     grid: str | None
+    read: str | None
     kinds: str | None
     givens: str | None
     solution: str | None
     status: str
+    wrong_entries: str | None
+    unsure_entries: str | None
     rating: float | None
     level: str | None
     seconds: float
@@ -92,8 +98,11 @@ class SolvedPuzzles:
                 self.puzzles[81 * i : 81 * i + 81].decode("ascii"),
                 None,
                 None,
+                None,
                 self.solutions[81 * i : 81 * i + 81].decode("ascii"),
                 "solved",
+                None,
+                None,
                 None,
                 None,
                 seconds,
@@ -147,15 +156,16 @@ def _encode_solved(block: SolvedPuzzles, encoding: str) -> bytes:
         parts = (
             '{"source": ' + json.dumps(block.source) + ', "line": ',
             ', "kind": "puzzle", "grid": "',
-            '", "kinds": null, "givens": null, "solution": "',
-            '", "status": "solved", "rating": null, "level": null, "seconds": ',
+            '", "read": null, "kinds": null, "givens": null, "solution": "',
+            '", "status": "solved", "wrong_entries": null, "unsure_entries": null, '
+            '"rating": null, "level": null, "seconds": ',
             ', "error": null}\n',
         )
     else:
         buffer = io.StringIO()
         csv.writer(buffer, lineterminator=CSV_END).writerow([block.source])
         head = buffer.getvalue().removesuffix(CSV_END) + ","
-        parts = (head, ",puzzle,", ",,,", ",solved,,,", f",{CSV_END}")
+        parts = (head, ",puzzle,", ",,,,", ",solved,,,,,", f",{CSV_END}")
     return _core.encode_rows(
         block.puzzles,
         block.solutions,
@@ -176,10 +186,13 @@ def arrow_schema() -> Any:
             ("line", pa.int64()),
             ("kind", text),
             ("grid", text),
+            ("read", text),
             ("kinds", text),
             ("givens", text),
             ("solution", text),
             ("status", text),
+            ("wrong_entries", text),
+            ("unsure_entries", text),
             ("rating", pa.float64()),
             ("level", text),
             ("seconds", pa.float64()),
@@ -210,10 +223,13 @@ def arrow_table(block: Block) -> Any:
         "line": pa.array(block.first_line + np.arange(count, dtype=np.int64)),
         "kind": pa.repeat(pa.scalar("puzzle", text), count),
         "grid": pa.StringArray.from_buffers(count, offsets, pa.py_buffer(block.puzzles)),
+        "read": pa.nulls(count, text),
         "kinds": pa.nulls(count, text),
         "givens": pa.nulls(count, text),
         "solution": pa.StringArray.from_buffers(count, offsets, pa.py_buffer(block.solutions)),
         "status": pa.repeat(pa.scalar("solved", text), count),
+        "wrong_entries": pa.nulls(count, text),
+        "unsure_entries": pa.nulls(count, text),
         "rating": pa.nulls(count, pa.float64()),
         "level": pa.nulls(count, text),
         "seconds": pa.array(np.frombuffer(block.seconds, np.float64).round(7)),

@@ -88,7 +88,8 @@ class Done:
     `block` is None when the rows were encoded in the worker: they are in `encoded`, or, with
     a local pool writing a results file (see `batch.local`), `encoded` is None and the rows are
     `held` by the worker until their turn, then `written` into the file by it. `statuses`
-    counts the records by status and `errors` samples (source, line, error) for the summary.
+    counts the records by status, `wrong` the photos with a wrong entry, and `errors` samples
+    (source, line, error) for the summary.
     """
 
     block: Block | None
@@ -97,6 +98,7 @@ class Done:
     errors: list[tuple[str, int | None, str]]
     held: bool = False
     written: bool = False
+    wrong: int = 0
 
     @property
     def count(self) -> int:
@@ -143,9 +145,10 @@ def finish(block: Block, encoding: str | None) -> Done:
         ][:ERROR_SAMPLES]
     )
     statuses = block_statuses(block)
+    wrong = 0 if isinstance(block, SolvedPuzzles) else sum(bool(r.wrong_entries) for r in block)
     if encoding is None:
-        return Done(block, None, statuses, errors)
-    return Done(None, encode(block, encoding), statuses, errors)
+        return Done(block, None, statuses, errors, wrong=wrong)
+    return Done(None, encode(block, encoding), statuses, errors, wrong=wrong)
 
 
 def failed(unit: Unit, message: str, encoding: str | None) -> Done:
@@ -181,7 +184,23 @@ def _rating(line: str, status: str, rated: bool) -> tuple[float | None, str | No
 def _error_record(
     source: str, line: int | None, kind: str, grid: str | None, message: str, seconds: float = 0.0
 ) -> Record:
-    return Record(source, line, kind, grid, None, None, None, "error", None, None, seconds, message)
+    return Record(
+        source,
+        line,
+        kind,
+        grid,
+        None,
+        None,
+        None,
+        None,
+        "error",
+        None,
+        None,
+        None,
+        None,
+        seconds,
+        message,
+    )
 
 
 @functools.cache
@@ -221,10 +240,13 @@ def _photo_record(unit: PhotoUnit, rated: bool) -> Record:
         line=None,
         kind="photo",
         grid=grid,
+        read=format_line(result.reading.grid),
         kinds=kinds,
         givens=givens,
         solution=None if result.solution is None else format_line(result.solution),
         status=status,
+        wrong_entries=" ".join(entry.name for entry in result.wrong_entries),
+        unsure_entries=" ".join(entry.name for entry in result.unsure_entries),
         rating=rating,
         level=level,
         seconds=round(result.seconds, 4),
@@ -301,8 +323,11 @@ def _puzzle_records(unit: PuzzleUnit, text: bytes, rated: bool) -> list[Record]:
                 grid,
                 None,
                 None,
+                None,
                 outcome.solution,
                 outcome.status,
+                None,
+                None,
                 rating,
                 level,
                 round(outcome.seconds, 7),

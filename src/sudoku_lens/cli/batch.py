@@ -96,8 +96,13 @@ def run(args: argparse.Namespace) -> int:
     tally, errors = _write_records(args, recorded, on_terminal)
     if on_terminal:
         print(_summary(tally, errors, time.perf_counter() - start, args.output), file=sys.stderr)
-    unsolved = tally["no solution"] + tally["several solutions"]
+    unsolved = tally["no solution"] + tally["several solutions"] + tally[WRONG]
     return exit_code(bad_input=tally["error"], unsolved=unsolved)
+
+
+WRONG = "with a wrong entry"
+"""The tally's count of photos with a wrong handwritten entry (solved, but exit code 1, as
+`solve` gives them), beside its counts by status."""
 
 
 def _write_records(
@@ -149,6 +154,7 @@ def _write_units(
             for done in done_units:
                 writer.write(done)
                 tally.update(done.statuses)
+                tally[WRONG] += done.wrong
                 errors.extend(done.errors[: _SHOWN_ERRORS - len(errors)])
                 if on_terminal:
                     bar = bar or _ProgressBar(args.inputs, recorded)
@@ -193,10 +199,15 @@ def _summary(
     tally: Counter[str], errors: list[tuple[str, int | None, str]], seconds: float, output: str
 ) -> str:
     """Counts by status, the first errors, and the rate, for the end of a batch."""
-    total = sum(tally.values())
+    from sudoku_lens.batch.records import STATUSES
+
+    total = sum(tally[status] for status in STATUSES)
+    wrong = f" ({tally[WRONG]:,} {WRONG})" if tally[WRONG] else ""
+    errors_word = "error" if tally["error"] == 1 else "errors"
     lines = [
-        f"{total:,} items: {tally['solved']:,} solved, {tally['no solution']:,} no solution, "
-        f"{tally['several solutions']:,} several solutions, {tally['error']:,} errors; "
+        f"{total:,} {'item' if total == 1 else 'items'}: {tally['solved']:,} solved{wrong}, "
+        f"{tally['no solution']:,} no solution, "
+        f"{tally['several solutions']:,} several solutions, {tally['error']:,} {errors_word}; "
         f"{seconds:.1f} s, {total / max(seconds, 1e-9):,.1f} items/s; records in {output}"
     ]
     for source, line, message in errors:
