@@ -15,7 +15,7 @@ from typing import Any
 
 import cv2
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from batch_workers import die_on_crash_photos
@@ -314,6 +314,7 @@ def test_a_file_cut_into_pieces_reads_as_a_whole(
 ) -> None:
     path = tmp_path_factory.mktemp("cut") / "bank.txt"
     text = "\n".join(entries)
+    assume(text)  # an empty file is an error record of its own
     path.write_text(text)
     units = units_in_pieces(path, piece)
     pieces = [
@@ -339,6 +340,7 @@ def test_pieces_set_apart_exactly_the_lines_over_the_limit(
 ) -> None:
     path = tmp_path_factory.mktemp("long") / "bank.txt"
     path.write_text("\n".join("5" * length for length in lengths) + "\n" * final_break)
+    assume(path.stat().st_size)  # an empty file is an error record of its own
     units = units_in_pieces(path, piece)
     lines = len(lengths) - (lengths[-1] == 0 and not final_break)  # no empty last line
     assert sum(unit.lines for unit in units) == lines
@@ -813,4 +815,50 @@ def test_a_hand_filled_photo_records_its_checked_entries_and_a_wrong_one_exits_1
     assert main(["batch", str(example), "-o", str(tmp_path / "example.jsonl")]) == 0
     (clean,) = records_of(tmp_path / "example.jsonl")
     assert clean["wrong_entries"] == clean["unsure_entries"] == ""
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".parquet"])
+def test_a_file_name_that_is_not_utf8_is_recorded_with_escapes(
+    suffix: str, tmp_path: Path, capsys
+) -> None:
+    folder = os.fsencode(tmp_path)
+    odd = os.path.join(folder, b"caf\xe9.jpg")
+    shutil.copy(EXAMPLE_PATH, odd)
+    broken = os.path.join(folder, b"br\xfbl\xe9.jpg")
+    with open(broken, "wb") as handle:
+        handle.write(EXAMPLE_PATH.read_bytes()[:2000])
+    results = tmp_path / f"results{suffix}"
+    assert main(["batch", os.fsdecode(odd), os.fsdecode(broken), "-o", str(results)]) == 2
+    first, second = records_of(results)
+    assert first["source"] == str(tmp_path / "caf\\xe9.jpg") and first["status"] == "solved"
+    assert second["source"] == str(tmp_path / "br\\xfbl\\xe9.jpg")
+    assert second["status"] == "error" and "br\\xfbl\\xe9.jpg" in second["error"]
+    if suffix != ".parquet":  # not resumable
+        assert main(["batch", os.fsdecode(odd), "-o", str(results), "--resume"]) == 0
+        assert len(records_of(results)) == 2, "the photo is known again: nothing run twice"
+    capsys.readouterr()
+
+
+def test_a_loop_of_links_in_a_folder_is_passed_over(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    shutil.copy(EXAMPLE_PATH, folder / "b.jpg")
+    os.symlink(folder / "loop-2", folder / "a-loop")
+    os.symlink(folder / "a-loop", folder / "loop-2")
+    results = tmp_path / "results.jsonl"
+    assert main(["batch", str(folder), "-o", str(results)]) == 0
+    assert [r["source"] for r in records_of(results)] == [str(folder / "b.jpg")]
+    capsys.readouterr()
+
+
+def test_an_empty_file_named_as_input_gives_an_error_record(tmp_path: Path, capsys) -> None:
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    shutil.copy(EXAMPLE_PATH, tmp_path / "b.jpg")
+    results = tmp_path / "results.jsonl"
+    assert main(["batch", str(empty), str(tmp_path / "b.jpg"), "-o", str(results)]) == 2
+    first, second = records_of(results)
+    assert first["status"] == "error" and first["error"] == f"{empty} is empty"
+    assert second["status"] == "solved"
     capsys.readouterr()

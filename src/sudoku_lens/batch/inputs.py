@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from sudoku_lens.batch.records import printable
 from sudoku_lens.batch.work import PhotoUnit, PuzzleUnit, Unit
 from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.puzzle.text import MAX_LINE_BYTES, grid_row_cells
@@ -146,6 +147,11 @@ def _expand_one(
         for path in sorted(glob.iglob(name, recursive=True)):
             yield from _expand_one(path, draw_dir, recorded, listed=listed)
         return
+    if os.path.isfile(name) and os.path.getsize(name) == 0:
+        source = printable(name)
+        if source not in recorded.photos:
+            yield PhotoUnit(source, os.path.abspath(name), None, f"{source} is empty")
+        return
     kind = None if not os.path.isfile(name) or _is_image(name) else _text_kind(name)
     if kind == "puzzles":
         yield from _puzzle_units(name, recorded)
@@ -156,9 +162,9 @@ def _expand_one(
         for number, entry in _listed_paths(name):
             if entry is not None:
                 yield from _expand_one(os.path.join(folder, entry), draw_dir, recorded, listed=True)
-            elif f"{name}:{number}" not in recorded.photos:
+            elif printable(f"{name}:{number}") not in recorded.photos:
                 message = f"line {number} is longer than {MAX_PATH_BYTES:,} bytes: not a path"
-                yield PhotoUnit(f"{name}:{number}", "", None, message)
+                yield PhotoUnit(printable(f"{name}:{number}"), "", None, message)
 
 
 def _walk(folder: str) -> Iterator[str]:
@@ -170,8 +176,16 @@ def _walk(folder: str) -> Iterator[str]:
     for entry in entries:
         if entry.is_dir(follow_symlinks=False):
             yield from _walk(entry.path)
-        elif entry.is_file() and _is_image(entry.path):
+        elif _is_file(entry) and _is_image(entry.path):
             yield entry.path
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    """Whether a folder's entry is a file, or a link to one (a loop of links is not)."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
 
 
 def _head(path: str, size: int) -> bytes:
@@ -226,9 +240,10 @@ def _listed_paths(path: str) -> Iterator[tuple[int, str | None]]:
 
 
 def _photo(path: str, draw_dir: Path | None, recorded: Recorded) -> Iterator[PhotoUnit]:
-    if path in recorded.photos:
+    source = printable(path)
+    if source in recorded.photos:
         return
-    yield PhotoUnit(path, os.path.abspath(path), _drawing(draw_dir, path))
+    yield PhotoUnit(source, os.path.abspath(path), _drawing(draw_dir, path))
 
 
 def _drawing(draw_dir: Path | None, source: str) -> str | None:
@@ -249,11 +264,11 @@ def _puzzle_units(path: str, recorded: Recorded) -> Iterator[PuzzleUnit]:
     line longer than MAX_LINE_BYTES is a piece of its own, marked `too_long` and never read
     whole (the worker records it as an error, as `solve` refuses such a file)."""
     first_line, offset = 1, 0
-    absolute = os.path.abspath(path)
+    source, absolute = printable(path), os.path.abspath(path)
     with open(path, "rb") as handle:
         for size, lines, too_long in _pieces(handle):
-            skip = recorded.line_mask(path, first_line, lines)
-            yield PuzzleUnit(path, absolute, offset, size, first_line, lines, skip, too_long)
+            skip = recorded.line_mask(source, first_line, lines)
+            yield PuzzleUnit(source, absolute, offset, size, first_line, lines, skip, too_long)
             first_line, offset = first_line + lines, offset + size
 
 

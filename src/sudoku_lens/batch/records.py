@@ -23,6 +23,17 @@ CSV_END = "\r\n"
 STATUSES = ("solved", "no solution", "several solutions", "error")
 
 
+def printable(text: str) -> str:
+    """`text` with the bytes of a file name that are not UTF-8 (held by Python as lone
+    surrogates) written as backslash escapes, `caf\\xe9.jpg`: JSON, CSV and Parquet take
+    only real text."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return text
+
+
 @dataclass(frozen=True, slots=True)
 class Record:
     """What one photo or one puzzle of a batch gave.

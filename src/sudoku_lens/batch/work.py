@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sudoku_lens.batch.records import Block, Record, SolvedPuzzles, block_statuses, encode
+from sudoku_lens.batch.records import (
+    Block,
+    Record,
+    SolvedPuzzles,
+    block_statuses,
+    encode,
+    printable,
+)
 from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.puzzle.text import MAX_LINE_BYTES
 
@@ -184,6 +191,7 @@ def _rating(line: str, status: str, rated: bool) -> tuple[float | None, str | No
 def _error_record(
     source: str, line: int | None, kind: str, grid: str | None, message: str, seconds: float = 0.0
 ) -> Record:
+    message = printable(message)  # it may quote a file name that is not UTF-8
     return Record(
         source,
         line,
