@@ -17,6 +17,19 @@ from typing import NamedTuple
 
 from sudoku_lens.logic.rating import as_state, rated_path
 
+SE_EASY50: tuple[float, ...] = (
+    1.2, 1.2, 2.0, 1.5, 1.2, 2.6, 3.2, 1.2, 2.0, 2.0,
+    1.2, 1.2, 1.5, 1.5, 1.5, 1.2, 1.2, 1.2, 1.2, 1.2,
+    2.0, 1.5, 1.5, 1.5, 2.0, 1.5, 1.5, 1.5, 1.5, 2.0,
+    1.5, 1.5, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2,
+    3.0, 2.3, 2.3, 2.0, 2.0, 2.0, 2.8, 2.8, 3.2,
+)  # fmt: skip
+"""Sudoku Explainer 1.2.1's own ratings of the 49 puzzles of the puzzle sets' `easy50.txt`, line
+by line: its rating loop (`Solver.getDifficulty`), built from SE's public source for the
+measurement (docs/measurements.md, "Direct patterns by SE's own rule"). SE rates 43 of them easy
+and 6 medium: lines 6 (a pointing), 7 and 49 (x-wings), 41 (a naked pair), 47 and 48
+(claimings) need a pattern that leaves no hidden single at once."""
+
 Profile = list[tuple[str, float]]
 """The (technique, rating before adjustment) of every step on a puzzle's easiest path."""
 

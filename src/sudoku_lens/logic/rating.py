@@ -2,9 +2,9 @@
 
 A puzzle's rating is the hardest step on the path that always takes the easiest step available
 (`explain`): the technique a solver cannot do without. Each step is rated by its technique (chains
-by their length too; a pattern that leaves a single at once by SE's "direct" rating), plus the
-calibrated adjustment of `RATING_ADJUSTMENTS`, fitted against
-Sudoku Explainer's own ratings (see `sudoku_lens.logic.calibration` and `benchmarks/logic.py`).
+by their length too; a pattern that leaves a hidden single at once by SE's "direct" rating), plus
+the calibrated adjustment of `RATING_ADJUSTMENTS`, fitted against Sudoku Explainer's own ratings
+(see `sudoku_lens.logic.calibration` and `benchmarks/logic.py`).
 
 A puzzle the techniques cannot finish gets no number: `Rating.rating` is None and the text says
 where the techniques stopped, rather than a rating that would look real.
@@ -50,22 +50,13 @@ DIRECT_RATINGS: dict[str, float] = {
     "pointing": 1.7,
     "claiming": 1.9,
     "hidden-pair": 2.0,
-    "naked-pair": 2.3,
-    "locked-pair": 2.3,
     "hidden-triple": 2.5,
 }
-"""Sudoku Explainer's "direct" ratings: a pointing, claiming, pair or hidden triple whose
-eliminations leave a single at once (a digit with one place left in a unit of an eliminated
-candidate, or a cell with one candidate left) is how a newspaper's easy puzzle is solved, and
-SE rates it as such (Direct Pointing 1.7 ... Direct Hidden Triplet 2.5), well below the same
-pattern used only to thin out candidates (2.6-4.0).
-
-`leaves_a_single` is wider than SE's own test, which (Solver, Locking and HiddenSet in
-diuf/sudoku/solver of SE 1.2.1 and Sukaku Explainer) counts only a hidden single of the same
-digit in another region of the pattern's first kind (Direct Pointing: another box of the band)
-or, for a hidden set, of another digit in the set's own region, never a naked single, and has
-no direct naked or locked pair. By SE's rules 6 of the 49 puzzles of easy50.txt, the 3 this
-path rates 2.6 or more among them, need a plain pointing (2.6) or harder."""
+"""Sudoku Explainer's "direct" ratings: a pointing, claiming, hidden pair or hidden triple whose
+eliminations leave a hidden single at once is how a newspaper's easy puzzle is solved, and SE
+rates it as such (Direct Pointing 1.7 ... Direct Hidden Triplet 2.5), well below the same
+pattern used only to thin out candidates (2.6-4.0). Which singles count is SE's own rule
+(`is_direct`); SE has no direct naked or locked pair."""
 
 NOT_IN_SUDOKU_EXPLAINER: frozenset[str] = frozenset(
     {
@@ -130,20 +121,23 @@ def level_of(rating: float) -> str:
     return LEVELS[-1][0]
 
 
-def leaves_a_single(grid: CandidateGrid, step: Step) -> bool:
-    """True when the eliminations of `step`, made in `grid`, leave a hidden single in a unit of
-    an eliminated candidate or a naked single in an eliminated cell."""
+def is_direct(grid: CandidateGrid, step: Step) -> bool:
+    """True when `step` (a pointing, claiming or hidden set found in `grid`) leaves at once the
+    hidden single that makes it "direct" by Sudoku Explainer's own rule (Locking and HiddenSet
+    of SE 1.2.1): a pointing, a single of its digit in another box along the line it clears; a
+    claiming, a single of its digit in another line of the same kind through the box it clears;
+    a hidden set, a single of a digit it removes, in its own unit. The pattern's first unit
+    (`step.units[0]`) is the box of a pointing, the line of a claiming, the unit of a hidden
+    set. A naked single it leaves does not count, nor a single in any other unit."""
     after = grid.copy()
     after.apply(step)
+    first = step.units[0]
+    kind = first // 9
     for cell, digit in step.eliminations:
-        mask = after.cands[cell]
-        if mask and not mask & (mask - 1):
+        unit = first if step.technique.startswith("hidden") else CELL_UNITS[cell][kind]
+        places = after.digit_cells[digit] & UNIT_SETS[unit]
+        if places and not places & (places - 1):
             return True
-        places = after.digit_cells[digit]
-        for unit in CELL_UNITS[cell]:
-            in_unit = places & UNIT_SETS[unit]
-            if in_unit and not in_unit & (in_unit - 1):
-                return True
     return False
 
 
@@ -204,10 +198,10 @@ def rating_techniques() -> tuple[Technique, ...]:
 
 def rated_path(grid: CandidateGrid) -> tuple[list[tuple[str, float]], bool]:
     """The path Sudoku Explainer's rating follows from `grid` (left unchanged): at each state
-    the step of lowest rating, where a pointing, claiming, pair or hidden triple that leaves a
-    single at once counts at its direct rating (`DIRECT_RATINGS`), so it comes before the naked
-    single that SE would otherwise take. Returns (technique, rating) per step, without the
-    calibrated adjustments, and whether the path reaches a full grid."""
+    the step of lowest rating, where a pointing, claiming or hidden set that leaves a hidden
+    single at once (`is_direct`) counts at its direct rating (`DIRECT_RATINGS`), so it comes
+    before the naked single that SE would otherwise take. Returns (technique, rating) per step,
+    without the calibrated adjustments, and whether the path reaches a full grid."""
     order = sorted(
         [(t.rating, t, False) for t in rating_techniques()]
         + [(value, technique(name), True) for name, value in DIRECT_RATINGS.items()],
@@ -232,7 +226,7 @@ def _easiest(
         for step in candidate.find(state):
             if not direct:
                 return step, step.rating
-            if leaves_a_single(state, step):
+            if is_direct(state, step):
                 return step, value
     return None
 
