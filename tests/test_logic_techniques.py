@@ -107,6 +107,29 @@ def col_cells(col: int, skip: str = "") -> str:
     return " ".join(f"r{r}c{col}" for r in range(1, 10) if str(r) not in skip)
 
 
+# Singles ------------------------------------------------------------------------------------
+
+
+def test_a_naked_single_says_which_digits_were_ruled_out_before() -> None:
+    """Its reason must be true: digits placed beside it, and those only struck off before."""
+    placed = {"r1c2": 1, "r1c3": 2, "r2c1": 3, "r3c1": 4, "r5c1": 5, "r1c9": 6, "r3c3": 7}
+    grid = board({"r1c1": "9"}, placed=placed)  # 8 struck off: no 8 beside r1c1
+    step = next_step(grid, only="naked-single")
+    assert step.placements == ((cell("r1c1"), 9),)
+    assert step.explanation == (
+        "r1c1 can only be 9: 1, 2, 3, 4, 5, 6 and 7 are in its row, column or box, "
+        "and 8 was ruled out before."
+    )
+    lone = board({"r5c5": "4"})  # nothing placed around it at all
+    assert next_step(lone, only="naked-single").explanation == (
+        "r5c5 can only be 4: 1, 2, 3, 5, 6, 7, 8 and 9 were all ruled out before."
+    )
+    full = board(placed={**placed, "r9c1": 8})
+    assert next_step(full, only="naked-single").explanation == (
+        "r1c1 can only be 9: every other digit is already in its row, column or box."
+    )
+
+
 # Intersections ------------------------------------------------------------------------------
 
 

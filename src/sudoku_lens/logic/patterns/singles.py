@@ -6,9 +6,10 @@ from collections.abc import Iterator
 
 from sudoku_lens.logic._scan import full_houses, hidden_singles
 from sudoku_lens.logic.catalog import Technique
+from sudoku_lens.logic.patterns._common import digits_text
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Step, a_digit
-from sudoku_lens.logic.units import cell_name, unit_name
+from sudoku_lens.logic.units import ALL_DIGITS, PEERS, cell_name, unit_name
 
 
 def full_house(grid: CandidateGrid) -> Iterator[Step]:
@@ -48,11 +49,31 @@ def naked_single(grid: CandidateGrid) -> Iterator[Step]:
             yield Step(
                 technique="naked-single",
                 rating=2.3,
-                explanation=f"{cell_name(cell)} can only be {digit}: every other digit is "
-                "already in its row, column or box.",
+                explanation=f"{cell_name(cell)} can only be {digit}: "
+                + _why_only(grid, cell, mask),
                 placements=((cell, digit),),
                 cells=(cell,),
             )
+
+
+def _why_only(grid: CandidateGrid, cell: int, mask: int) -> str:
+    """Why a cell's other digits are gone: placed in its row, column or box, or ruled out by
+    steps before (pencil marks given, or eliminations) where none of those holds them."""
+    seen = 0
+    for peer in PEERS[cell]:
+        if grid.values[peer]:
+            seen |= 1 << (grid.values[peer] - 1)
+    seen &= ALL_DIGITS & ~mask
+    ruled_out = ALL_DIGITS & ~mask & ~seen
+    if not ruled_out:
+        return "every other digit is already in its row, column or box."
+    if not seen:
+        return f"{digits_text(ruled_out)} were all ruled out before."
+    was = "was" if ruled_out & (ruled_out - 1) == 0 else "were"
+    return (
+        f"{digits_text(seen)} are in its row, column or box, "
+        f"and {digits_text(ruled_out)} {was} ruled out before."
+    )
 
 
 TECHNIQUES = [
