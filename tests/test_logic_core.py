@@ -99,3 +99,25 @@ def test_place_keeps_digit_cells_in_step(perm: list[int], cell: int) -> None:
     assert grid.is_solved() and not grid.is_broken()
     assert all(bits == 0 for bits in grid.digit_cells)
     assert solve(puzzle).status.value == "solved"
+
+
+def test_next_step_and_explain_take_puzzle_text_and_refuse_what_has_no_single_solution() -> None:
+    from sudoku_lens.logic import UnsolvablePuzzleError, all_steps
+
+    assert next_step(EASY) == next_step(parse_state(EASY))
+    assert explain([int(c) if c != "." else 0 for c in EASY]).end.line() == SOLUTION
+    assert next(all_steps(EASY)).technique == next_step(EASY).technique
+    for puzzle, reason in (
+        ("." * 80 + "1", "several solutions"),
+        ("531" + EASY[3:], "no solution"),
+    ):
+        for call in (next_step, explain, lambda p: next(all_steps(p))):
+            with pytest.raises(UnsolvablePuzzleError, match=reason):
+                call(puzzle)
+
+
+def test_a_line_of_81_cells_with_dots_is_read_as_a_puzzle_even_when_illegal() -> None:
+    with pytest.raises(PuzzleFormatError, match="5 appears twice in row 1"):
+        parse_state("5" + EASY[1:].replace("3", "5", 1))
+    with pytest.raises(PuzzleFormatError, match="81 cells"):
+        parse_state(EASY[:80])

@@ -15,7 +15,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from sudoku_lens.logic.rating import as_state, rated_path
+from sudoku_lens.logic.rating import rated_path
+from sudoku_lens.logic.state import as_state
 
 SE_EASY50: tuple[float, ...] = (
     1.2, 1.2, 2.0, 1.5, 1.2, 2.6, 3.2, 1.2, 2.0, 2.0,

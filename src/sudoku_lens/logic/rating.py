@@ -21,7 +21,7 @@ from typing import Any
 
 from sudoku_lens.logic.catalog import Technique, technique, techniques
 from sudoku_lens.logic.progress import checked_solution
-from sudoku_lens.logic.state import CandidateGrid, parse_state
+from sudoku_lens.logic.state import CandidateGrid, as_state
 from sudoku_lens.logic.step import Step
 from sudoku_lens.logic.units import CELL_UNITS, UNIT_SETS
 
@@ -273,16 +273,6 @@ class Rating:
             hardest = f"; hardest so far: {self.hardest}" if self.hardest else ""
             return f"unrated: no technique applies after {self.steps} steps{hardest}"
         return f"{self.rating:.1f} {self.level} {self.hardest or 'none'} ({self.steps} steps)"
-
-
-def as_state(puzzle: Any) -> CandidateGrid:
-    """A CandidateGrid from a grid (copied), puzzle text or a pencil-mark grid, or an array or
-    list of 81 digits. Raises PuzzleFormatError for anything else."""
-    if isinstance(puzzle, CandidateGrid):
-        return puzzle.copy()
-    if isinstance(puzzle, str):
-        return parse_state(puzzle)
-    return CandidateGrid.from_puzzle(puzzle)
 
 
 def rate(puzzle: Any) -> Rating:

@@ -204,6 +204,20 @@ def parse_state(text: str) -> CandidateGrid:
     try:
         return CandidateGrid.from_puzzle(text)
     except PuzzleFormatError:
-        if len(groups) > 9 and any(len(w) > 1 and w.isdigit() and "0" not in w for w in groups):
+        if (
+            len(rows) > 1  # a line of 81 cells is a puzzle, whatever its dots make of it
+            and len(groups) > 9
+            and any(len(w) > 1 and w.isdigit() and "0" not in w for w in groups)
+        ):
             CandidateGrid.from_pencilmarks("\n".join(rows))  # raises, naming what is wrong
         raise
+
+
+def as_state(puzzle: Any) -> CandidateGrid:
+    """A CandidateGrid from a grid (copied), puzzle text or a pencil-mark grid, or an array or
+    list of 81 digits. Raises PuzzleFormatError for anything else."""
+    if isinstance(puzzle, CandidateGrid):
+        return puzzle.copy()
+    if isinstance(puzzle, str):
+        return parse_state(puzzle)
+    return CandidateGrid.from_puzzle(puzzle)
