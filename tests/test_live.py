@@ -456,3 +456,14 @@ def test_cli_bad_input_gets_one_clear_line(
     assert len(err) == 1, "nothing but the error line, not even FFmpeg's or OpenCV's"
     assert err[0].startswith("sudoku-lens: error: ") and message in err[0]
     assert captured.out == ""
+
+
+def test_settings_that_cannot_work_and_empty_frames_are_refused_clearly() -> None:
+    from sudoku_lens.errors import ImageError
+    from sudoku_lens.live import LiveSettings, LiveSolver
+
+    for bad in ({"fps": 0}, {"track_width": 0}, {"confirm_reads": 0}, {"changed_cells": 0}):
+        with pytest.raises(ValueError, match="LiveSettings"):
+            LiveSettings(**bad)
+    with pytest.raises(ImageError, match="is empty"):
+        LiveSolver().process(np.zeros((0, 0, 3), np.uint8))

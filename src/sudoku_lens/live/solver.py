@@ -136,6 +136,18 @@ class LiveSettings:
     check_only: bool = False
     """Mark the person's wrong entries only and draw no answers."""
 
+    def __post_init__(self) -> None:
+        counts = ("confirm_reads", "redetect_every", "check_every")
+        for name in counts:
+            if getattr(self, name) < 1:
+                raise ValueError(f"LiveSettings.{name} must be at least 1")
+        if self.track_width < 64:
+            raise ValueError("LiveSettings.track_width must be at least 64 pixels")
+        if self.changed_cells < 1 or self.changed_cells > 81:
+            raise ValueError("LiveSettings.changed_cells must be between 1 and 81")
+        if not self.fps > 0:
+            raise ValueError("LiveSettings.fps must be more than 0")
+
 
 @dataclass(frozen=True)
 class _Read:
@@ -210,6 +222,8 @@ class LiveSolver:
         start = time.perf_counter()
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ImageError("a live frame must be a BGR image (height x width x 3, uint8)")
+        if min(frame.shape[:2]) < 1:
+            raise ImageError(f"a live frame of {frame.shape[1]}x{frame.shape[0]} pixels is empty")
         stamp = self._index / self.settings.fps if timestamp is None else float(timestamp)
         self._index += 1
         if frame.shape[:2] != self._shape:
