@@ -186,13 +186,33 @@ def test_explain_walks_to_the_solution(capsys) -> None:
     assert code == 0 and len(lines) == EASY.count("0") + 1
     assert lines[0] == " 1. hidden-single: r1c6 is the only place for an 8 in box 2."
     assert lines[-1] == (
-        f"solved in {EASY.count('0')} steps; rating 1.2 easy, set by a hidden-single on Sudoku "
-        f"Explainer's path ({EASY.count('0')} steps)"
+        f"solved in {EASY.count('0')} steps; rating 1.2 easy, set by its hardest step, "
+        "a hidden-single"
     )
     code, out, _ = run(["explain", EASY, "--json"], capsys)
     path = json.loads(out)
     assert code == 0 and path["solved"] and path["end"] == SOLUTION
     assert len(path["steps"]) == EASY.count("0") and path["rating"]["level"] == "easy"
+
+
+def test_explain_names_the_rating_s_step_only_when_it_is_printed(capsys) -> None:
+    """The rating's path is Sudoku Explainer's: when its hardest step is not the hardest of
+    the walkthrough, the last line says the rating comes from SE's own path."""
+    puzzle = "100004007000008300068030200250307000001000600000105092007050160002400000800700003"
+    code, out, _ = run(["explain", puzzle], capsys)
+    steps = [line.split(":")[0].split(". ")[1] for line in out.splitlines()[:-1]]
+    assert code == 0 and "vwxyz-wing" not in steps
+    assert out.splitlines()[-1].endswith(
+        "rating 6.4 expert on Sudoku Explainer's scale, whose own path (SE's techniques only, "
+        "61 steps) needs a vwxyz-wing"
+    )
+    from sudoku_lens.cli.explain import a_technique
+
+    assert [a_technique(name) for name in ("xy-chain", "als-xz", "unique-rectangle-1")] == [
+        "an xy-chain",
+        "an als-xz",
+        "a unique-rectangle-1",
+    ]
 
 
 def test_explain_says_where_it_is_stuck(capsys, singles_only) -> None:

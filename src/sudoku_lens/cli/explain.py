@@ -60,13 +60,28 @@ def run(args: argparse.Namespace) -> int:
     for number, step in enumerate(path.steps, 1):
         print(f"{number:>{width}}. {step.technique}: {step.explanation}")
     if rating is not None:
-        # the rating's own path is Sudoku Explainer's (its techniques only), so its length and
-        # hardest step may differ from those of the path just printed
-        print(
-            f"solved in {len(path.steps)} steps; rating {rating.rating:.1f} {rating.level}, "
-            f"set by a {rating.hardest} on Sudoku Explainer's path ({rating.steps} steps)"
-        )
+        print(f"solved in {len(path.steps)} steps; " + rating_line(rating, path.steps))
         return 0
     print(f"stuck after {len(path.steps)} steps: no technique applies to this state:")
     print(path.end.pencilmarks())
     return 1
+
+
+def rating_line(rating: Any, steps: list[Any]) -> str:
+    """The rating in words beside the steps printed. The rating's own path is Sudoku
+    Explainer's, with its techniques only, so its hardest step may be one the printed path
+    did without: then the line says so rather than name a step that is not above."""
+    shown = max(steps, key=lambda step: step.rating).technique if steps else None
+    head = f"rating {rating.rating:.1f} {rating.level}"
+    if rating.hardest == shown:
+        return f"{head}, set by its hardest step, {a_technique(shown)}"
+    return (
+        f"{head} on Sudoku Explainer's scale, whose own path (SE's techniques only, "
+        f"{rating.steps} steps) needs {a_technique(rating.hardest)}"
+    )
+
+
+def a_technique(name: str) -> str:
+    """ "a pointing", "an x-wing", "an xy-chain", "a unique-rectangle-1": a technique's name
+    with its article, as it is read out."""
+    return f"an {name}" if name[0] in "aeiox" else f"a {name}"
