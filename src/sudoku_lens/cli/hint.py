@@ -53,7 +53,8 @@ def add_parser(subparsers: Any) -> None:
         "--all",
         action="store_true",
         dest="every",
-        help="list every step found in the state, not just the easiest (a JSON list)",
+        help="list every step found in the state, not just the easiest (with --json: a JSON "
+        "list, [] when there is none)",
     )
     parser.set_defaults(run=run)
 
