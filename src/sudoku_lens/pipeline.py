@@ -286,16 +286,21 @@ def repair_givens(reading: Reading) -> RepairResult:
     more probable of the two readings found is kept (the digits' on a tie). The two doubts are
     never combined in one reading: together they make almost any grid unique, and a wrong
     unique answer is worse than none. For the same reason, when the givens as read have several
-    solutions, the print-or-pen search only adds givens: taking one off as well would claim a
-    pen entry taken for print besides a printed digit taken for handwriting, two mistakes where
-    one explains what was read.
+    solutions, both searches only add givens: a given is missing, and changing or taking off a
+    digit read as well would claim two mistakes where one explains what was read (on printed
+    photos blurred, darkened or seen through moire, digit changes then gave a wrong answer 5
+    times for 1 right one: docs/measurements.md, "Repairs when givens are missing").
     """
-    digits = repair(printed_probabilities(reading), reading.givens, max_changes=DIGIT_CHANGES)
+    missing = solve(reading.givens).status is Status.SEVERAL
+    given = reading.givens > 0
+    digit_doubts = printed_probabilities(reading)
+    if missing:
+        digit_doubts[given] = np.eye(10)[reading.givens[given]]
+    digits = repair(digit_doubts, reading.givens, max_changes=DIGIT_CHANGES)
     if digits.status is Status.SOLVED and not digits.changed_cells:
         return digits
     doubts = print_or_pen_probabilities(reading)
-    if solve(reading.givens).status is Status.SEVERAL:  # givens are missing: add, never take off
-        given = reading.givens > 0
+    if missing:
         doubts[given] = np.eye(10)[reading.givens[given]]
     kinds = repair(
         doubts,
