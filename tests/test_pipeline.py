@@ -218,3 +218,34 @@ def test_real_photos_are_read_exactly_solved_and_drawn(wicht_data: Path) -> None
         assert result.corrected_cells == [], path.name
         assert_valid_solution(truth, result.solution)
         assert not np.array_equal(result.image, result.reading.image), path.name
+
+
+def test_givens_with_several_solutions_are_mended_by_adding_never_by_changing_a_digit() -> None:
+    """A given is missing (read as notes, say): reading another given as its runner-up digit
+    would make this grid unique, but with the wrong answer; the repair adds givens only, and
+    here none qualifies, so the verdict is several solutions."""
+    from sudoku_lens.pipeline import repair_givens
+    from sudoku_lens.read.kinds import EMPTY, PRINTED
+    from sudoku_lens.read.reader import Reading
+
+    puzzle = grid_from_line(
+        "800002134050034000300000090030000967000000000481000020060000003000450010543600009"
+    )
+    read = puzzle.copy()
+    read[0, 0] = 0  # the 8 lost
+    probabilities = np.eye(10, dtype=np.float32)[read] * 0.9 + 0.01
+    probabilities[6, 1] = 0.01
+    probabilities[6, 1, 6], probabilities[6, 1, 7] = 0.6, 0.32  # r7c2: 6, else 7
+    kinds = np.where(read > 0, PRINTED, EMPTY).astype(np.uint8)
+    reading = Reading(
+        grid=read,
+        kinds=kinds,
+        probabilities=probabilities,
+        kind_probabilities=np.eye(4, dtype=np.float32)[kinds],
+        corners=np.zeros((4, 2), np.float32),
+        rotation=0,
+        timings={},
+        image=np.zeros((10, 10, 3), np.uint8),
+    )
+    result = repair_givens(reading)
+    assert result.status is Status.SEVERAL and not result.changed_cells
