@@ -168,6 +168,19 @@ def test_grid_cut_by_the_frame() -> None:
     assert np.linalg.norm(location.corners[2:] - corners[2:], axis=1).max() < 4.0
 
 
+def test_a_grid_running_off_the_photo_is_refused_naming_the_edge() -> None:
+    """Cells cut in two by the photo's edge may hold digits cut to look like others: the
+    photo is refused rather than read (a grid merely touching the edge is read, above)."""
+    from sudoku_lens.errors import GridCutOffError
+
+    corners = np.array([[60, -25], [560, -20], [555, 450], [70, 455]], np.float32)
+    with pytest.raises(GridCutOffError, match="the grid runs off the top edge of the photo"):
+        locate_grid(photograph(corners))
+    turned = cv2.rotate(photograph(corners), cv2.ROTATE_90_CLOCKWISE)
+    with pytest.raises(GridNotFoundError, match="off the right edge"):
+        read_photo(turned)
+
+
 def test_blank_image_has_no_grid() -> None:
     with pytest.raises(GridNotFoundError, match="no Sudoku grid found"):
         locate_grid(np.full((480, 640, 3), 200, np.uint8))

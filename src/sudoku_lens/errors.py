@@ -19,3 +19,7 @@ class ImageError(SudokuLensError, ValueError):
 
 class GridNotFoundError(SudokuLensError):
     """An image in which no Sudoku grid could be found."""
+
+
+class GridCutOffError(GridNotFoundError):
+    """An image whose grid runs off its edge: the cells cut off cannot be read."""
