@@ -173,12 +173,23 @@ def test_a_grid_running_off_the_photo_is_refused_naming_the_edge() -> None:
     photo is refused rather than read (a grid merely touching the edge is read, above)."""
     from sudoku_lens.errors import GridCutOffError
 
+    from sudoku_lens.read.grid.cells import check_whole
+
     corners = np.array([[60, -25], [560, -20], [555, 450], [70, 455]], np.float32)
     with pytest.raises(GridCutOffError, match="the grid runs off the top edge of the photo"):
-        locate_grid(photograph(corners))
+        read_photo(photograph(corners))
     turned = cv2.rotate(photograph(corners), cv2.ROTATE_90_CLOCKWISE)
     with pytest.raises(GridNotFoundError, match="off the right edge"):
         read_photo(turned)
+    # a lattice of 40-pixel cells whose first column is half outside: fine while it is blank
+    lines = np.arange(10) * 40.0
+    lattice = np.stack(np.meshgrid(lines - 20, lines + 10), axis=-1).astype(np.float32)
+    blank = np.zeros((9, 9), bool)
+    check_whole(lattice, 400, 400, blank)
+    inked = blank.copy()
+    inked[4, 0] = True
+    with pytest.raises(GridCutOffError, match="off the left edge"):
+        check_whole(lattice, 400, 400, inked)
 
 
 def test_blank_image_has_no_grid() -> None:

@@ -69,7 +69,9 @@ def load_image(
     if isinstance(source, str | os.PathLike):
         path = Path(source)
         return decode_image(read_image_file(path), name=_shown(path))
-    raise ImageError(f"cannot load an image from a {type(source).__name__}")
+    raise ImageError(
+        f"cannot load an image from {type(source).__name__}: give a path, encoded bytes or an array"
+    )
 
 
 def decode_image(data: bytes, *, name: str = "image data") -> np.ndarray:

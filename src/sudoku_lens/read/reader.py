@@ -15,6 +15,7 @@ import numpy as np
 from sudoku_lens.puzzle import grid_json
 from sudoku_lens.read.digits import DigitClassifier, rotate_grid
 from sudoku_lens.read.grid import GridLocation, GridSearch, locate_grid
+from sudoku_lens.read.grid.cells import check_whole
 from sudoku_lens.read.image_io import load_image
 from sudoku_lens.read.kinds import (
     HANDWRITTEN,
@@ -31,7 +32,7 @@ from sudoku_lens.read.kinds import (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # its arrays have no single truth value: compared by identity
 class Reading:
     """What was read from one photo, with the puzzle turned upright."""
 
@@ -134,6 +135,8 @@ def _read(image_bgr: np.ndarray, timings: dict[str, float], trace: GridSearch | 
     location = locate_grid(image_bgr, timings=timings, trace=trace)
     start = time.perf_counter()
     cells = read_cells(location)
+    inked = np.array([found.mask is not None for found in cells.found]).reshape(9, 9)
+    check_whole(location.lattice, *image_bgr.shape[:2], inked)
     timings["digits"] = time.perf_counter() - start
     start = time.perf_counter()
     predicted = KindClassifier.default().predict(cells.features)

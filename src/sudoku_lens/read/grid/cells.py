@@ -26,10 +26,14 @@ CROP = CELL + 2 * MARGIN
 
 
 CUT_OFF_LIMIT = 0.15
-"""Largest share of a cell that may lie outside the photo. A digit fills the middle of its
-cell, so a cell cut by more may hold a digit cut in two, read as another with confidence (an 8
-cut to a 2 gave a wrong answer on printed photos cropped by 5% of the grid); the 320 dataset
-photos, grids near the border among them, have at most 4% of a cell outside."""
+"""Largest share of a cell holding ink that may lie outside the photo. A digit fills the middle
+of its cell, so a cell cut by more may hold a digit cut in two, read as another with confidence
+(an 8 cut to a 2 gave a wrong answer on printed photos cropped by 5% of the grid); the 320
+dataset photos, grids near the border among them, have at most 4% of a cell outside."""
+
+CUT_OFF_BLANK_LIMIT = 0.5
+"""Largest share of a cell without ink that may lie outside the photo: beyond it a digit may
+be cut away whole."""
 
 
 def cut_off_share(lattice: np.ndarray, height: int, width: int) -> np.ndarray:
@@ -51,13 +55,15 @@ def cut_off_share(lattice: np.ndarray, height: int, width: int) -> np.ndarray:
     return outside.mean(axis=(2, 3))
 
 
-def check_whole(lattice: np.ndarray, height: int, width: int) -> None:
-    """Raise GridCutOffError, naming the photo's edge, when a cell lies outside the photo by
-    more than CUT_OFF_LIMIT of its area."""
+def check_whole(lattice: np.ndarray, height: int, width: int, inked: np.ndarray) -> None:
+    """Raise GridCutOffError, naming the photo's edge, when a cell holding ink (`inked`, (9, 9)
+    bool as the cells lie in the image) lies outside the photo by more than CUT_OFF_LIMIT of its
+    area, or any cell by more than CUT_OFF_BLANK_LIMIT."""
     share = cut_off_share(lattice, height, width)
-    if share.max() <= CUT_OFF_LIMIT:
+    cut = np.where(inked, share > CUT_OFF_LIMIT, share > CUT_OFF_BLANK_LIMIT)
+    if not cut.any():
         return
-    row, col = np.unravel_index(int(np.argmax(share)), share.shape)
+    row, col = np.unravel_index(int(np.argmax(np.where(cut, share, -1.0))), share.shape)
     x, y = lattice[row : row + 2, col : col + 2].reshape(4, 2).mean(axis=0)
     beyond = {"left": -x, "right": x - width, "top": -y, "bottom": y - height}
     edge = max(beyond, key=lambda side: beyond[side])

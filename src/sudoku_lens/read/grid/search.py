@@ -24,7 +24,7 @@ from sudoku_lens.read.grid.candidates import (
     hull_quads,
     sharp_strength,
 )
-from sudoku_lens.read.grid.cells import GridLocation, check_whole, cut_cells
+from sudoku_lens.read.grid.cells import GridLocation, cut_cells
 from sudoku_lens.read.grid.combs import MIN_SCORE, grid_score, refine_quad
 from sudoku_lens.read.grid.geometry import (
     WORK_SIDE,
@@ -130,7 +130,6 @@ def locate_grid(
     if finer:
         quad, level = to_level(quad, -1), level - 1
     lattice = to_level(fit_lattice(pyramid, quad), -level)
-    check_whole(lattice, *image_bgr.shape[:2])
     found = time.perf_counter()
     location = cut_cells(levels, lattice, image_bgr)
     if timings is not None:
