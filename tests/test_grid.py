@@ -172,7 +172,6 @@ def test_a_grid_running_off_the_photo_is_refused_naming_the_edge() -> None:
     """Cells cut in two by the photo's edge may hold digits cut to look like others: the
     photo is refused rather than read (a grid merely touching the edge is read, above)."""
     from sudoku_lens.errors import GridCutOffError
-
     from sudoku_lens.read.grid.cells import check_whole
 
     corners = np.array([[60, -25], [560, -20], [555, 450], [70, 455]], np.float32)
