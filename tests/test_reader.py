@@ -130,3 +130,17 @@ def test_no_grid_and_not_an_image() -> None:
         read_photo(np.full((480, 640, 3), 210, np.uint8))
     with pytest.raises(ImageError, match="not an image"):
         read_photo(b"plain text, not a picture")
+
+
+def test_readings_compare_and_hash_by_identity() -> None:
+    from sudoku_lens.pipeline import solve_photo
+    from sudoku_lens.solve import solve
+    from sudoku_lens.synth import EXAMPLE_PATH
+
+    for first, second in (
+        (read_photo(EXAMPLE_PATH), read_photo(EXAMPLE_PATH)),
+        (solve_photo(EXAMPLE_PATH), solve_photo(EXAMPLE_PATH)),
+        (solve("." * 80 + "1"), solve("." * 80 + "1")),
+    ):
+        assert first == first and first != second  # no "truth value of an array" error
+        assert len({first, second}) == 2

@@ -81,7 +81,7 @@ class CheckedEntry:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # its arrays have no single truth value: compared by identity
 class PhotoSolution:
     """A photo's puzzle as read, the puzzle solved, the verdict and the annotated photo."""
 

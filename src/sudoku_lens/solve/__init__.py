@@ -57,7 +57,7 @@ class Status(StrEnum):
 _STATUS_OF_COUNT = {0: Status.NO_SOLUTION, 1: Status.SOLVED, 2: Status.SEVERAL}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # its arrays have no single truth value: compared by identity
 class Solution:
     """The outcome of `solve`: `grid` is the (9, 9) uint8 solution when it is unique, else None."""
 
