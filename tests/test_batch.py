@@ -862,3 +862,15 @@ def test_an_empty_file_named_as_input_gives_an_error_record(tmp_path: Path, caps
     assert first["status"] == "error" and first["error"] == f"{empty} is empty"
     assert second["status"] == "solved"
     capsys.readouterr()
+
+
+def test_an_error_record_names_the_photo_as_its_source_does(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("broken.jpg").write_bytes(EXAMPLE_PATH.read_bytes()[:3000])
+    assert main(["batch", "broken.jpg", "-o", "results.jsonl"]) == 2
+    (record,) = records_of(tmp_path / "results.jsonl")
+    assert record["source"] == "broken.jpg"
+    assert record["error"].startswith("broken.jpg ") and str(tmp_path) not in record["error"]
+    capsys.readouterr()

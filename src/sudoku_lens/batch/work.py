@@ -237,12 +237,15 @@ def _photo_record(unit: PhotoUnit, rated: bool) -> Record:
             _write_png(unit.drawing, result.image)
     except SudokuLensError as exc:
         seconds = round(time.perf_counter() - start, 4)
-        return _error_record(unit.source, None, "photo", None, str(exc), seconds)
+        message = str(exc).replace(unit.path, unit.source)  # the photo as the record names it
+        return _error_record(unit.source, None, "photo", None, message, seconds)
     grid = format_line(result.grid)
     givens = format_line(result.givens)
     kinds = kinds_text(result.kinds)
     status = result.status.value
+    rating_start = time.perf_counter()
     rating, level = _rating(grid, status, rated)
+    rating_seconds = time.perf_counter() - rating_start
     return Record(
         source=unit.source,
         line=None,
@@ -257,7 +260,7 @@ def _photo_record(unit: PhotoUnit, rated: bool) -> Record:
         unsure_entries=" ".join(entry.name for entry in result.unsure_entries),
         rating=rating,
         level=level,
-        seconds=round(result.seconds, 4),
+        seconds=round(result.seconds + rating_seconds, 4),
         error=None,
     )
 
@@ -322,7 +325,9 @@ def _puzzle_records(unit: PuzzleUnit, text: bytes, rated: bool) -> list[Record]:
     records = []
     for entry, outcome in zip(entries, entry_outcomes(entries, result), strict=True):
         grid = entry.line if entry.line is not None else entry.text
+        rating_start = time.perf_counter()
         rating, level = _rating(grid, outcome.status, rated)
+        seconds = outcome.seconds + time.perf_counter() - rating_start
         records.append(
             Record(
                 unit.source,
@@ -338,7 +343,7 @@ def _puzzle_records(unit: PuzzleUnit, text: bytes, rated: bool) -> list[Record]:
                 None,
                 rating,
                 level,
-                round(outcome.seconds, 7),
+                round(seconds, 7),
                 outcome.error,
             )
         )
