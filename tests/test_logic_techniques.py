@@ -630,3 +630,16 @@ def test_steps_are_sound_and_leave_the_grid_alone(
 def test_all_candidates_of_an_open_grid_stay() -> None:
     """The board helper really starts from every candidate everywhere."""
     assert all(mask == ALL_DIGITS for mask in board().cands)
+
+
+def test_eliminations_are_said_once_per_cell_and_the_als_xy_wing_argues_each_link() -> None:
+    from sudoku_lens.logic import explain
+
+    puzzle = "103007089000009307080000000000003400004005000000600208340000060000090000800700004"
+    steps = explain(puzzle).steps
+    for step in steps:
+        said = re.findall(r"(r\dc\d) cannot be \d", step.explanation)
+        assert len(said) == len(set(said)), step.explanation
+    wing = next(step for step in steps if step.technique == "als-xy-wing")
+    assert wing.explanation.startswith("The pivot {r1c7} (56) keeps 5 or 6")
+    assert wing.explanation.endswith("r9c5 sees every 1 and 2 of both: r9c5 cannot be 1 or 2.")

@@ -32,6 +32,7 @@ from itertools import combinations
 
 from sudoku_lens.logic._scan import als_chains, bivalue_wings
 from sudoku_lens.logic.catalog import Technique
+from sudoku_lens.logic.patterns._common import cells_text, digits_text, eliminated_text
 from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.patterns.chains import SEGMENTS, length_bonus
 from sudoku_lens.logic.state import CandidateGrid
@@ -239,16 +240,6 @@ def _eliminations(
     return sorted(found)
 
 
-def _said(eliminations: list[tuple[int, int]]) -> str:
-    parts: dict[int, list[str]] = {}
-    for cell, digit in eliminations:
-        parts.setdefault(digit, []).append(cell_name(cell))
-    return "; ".join(
-        f"{' and '.join(names) if len(names) < 3 else ', '.join(names)} cannot be {digit}"
-        for digit, names in parts.items()
-    )
-
-
 def _step(
     technique: str,
     rating: float,
@@ -305,7 +296,8 @@ def _als_xz(grid: CandidateGrid, index: _Index, done: Done, covered: int) -> Ite
             yield _step(
                 "als-xz",
                 round(7.0 + length_bonus(2 * total), 1),
-                f"The almost locked sets {a.name()} and {b.name()} {why}: {_said(eliminations)}.",
+                f"The almost locked sets {a.name()} and {b.name()} {why}: "
+                f"{eliminated_text(tuple(eliminations))}.",
                 eliminations,
                 [a, b],
             )
@@ -377,12 +369,26 @@ def _als_xy_wing(grid: CandidateGrid, index: _Index, done: Done, covered: int) -
         yield _step(
             "als-xy-wing",
             round(7.2 + length_bonus(2 * total), 1),
-            f"The pivot {pivot.name()} holds at most one of {x} and {y}; {a.name()} shares {x} "
-            f"with it and {b.name()} shares {y}, so one of those two is locked and holds every "
-            f"digit it has but one: {_said(eliminations)}.",
+            _xy_wing_text(pivot, a, b, x, y, eliminations),
             eliminations,
             [a, b, pivot],
         )
+
+
+def _xy_wing_text(
+    pivot: Als, a: Als, b: Als, x: int, y: int, eliminations: list[tuple[int, int]]
+) -> str:
+    """An ALS-XY-wing in words, each link of the argument named."""
+    z = digits_text(sum(1 << (digit - 1) for _, digit in eliminations))
+    targets = sorted({cell for cell, _ in eliminations})
+    see = "sees" if len(targets) == 1 else "see"
+    return (
+        f"The pivot {pivot.name()} keeps {x} or {y} (an almost locked set loses one digit at "
+        f"most). If it holds {x}, {a.name()} cannot (its {x}s see the pivot's), so it is locked "
+        f"and keeps its {z}; if it holds {y}, {b.name()} keeps its {z} the same way. Either way "
+        f"one of the two sets keeps its {z}, and {cells_text(targets)} {see} every {z} of "
+        f"both: {eliminated_text(tuple(eliminations))}."
+    )
 
 
 def _als_xy_chain(grid: CandidateGrid, index: _Index, done: Done, covered: int) -> Iterator[Step]:
@@ -422,7 +428,7 @@ def _chain_step(
         round(7.4 + length_bonus(2 * total), 1),
         f"In the chain of almost locked sets {links} each shares the marked digit with the next, "
         f"so if the first is not locked the last is: one of the ends is locked, and "
-        f"{_said(eliminations)}.",
+        f"{eliminated_text(tuple(eliminations))}.",
         eliminations,
         group,
     )
@@ -489,7 +495,7 @@ def _blossoms(
             f"Whatever the stem {cell_name(stem)} holds, the petal of that digit ({petals_said}) "
             f"loses it and is locked, so it holds every other digit it has, including "
             f"{'/'.join(str(z) for z in sorted({z for _, z in eliminations}))}: "
-            f"{_said(eliminations)}.",
+            f"{eliminated_text(tuple(eliminations))}.",
             eliminations,
             list(chosen),
             (stem,),
@@ -616,7 +622,7 @@ def _sue_de_coq_step(
         explanation=f"The {len(core)} cells {names(core)} hold {digits(core_mask)}; with "
         f"{names(line_cells)} ({digits(line_mask)}) in the line and {names(box_cells)} "
         f"({digits(box_mask)}) in the box, which share no digit, these {count} cells hold "
-        f"{count} digits, each exactly once: {_said(eliminations)}.",
+        f"{count} digits, each exactly once: {eliminated_text(tuple(eliminations))}.",
         eliminations=tuple(eliminations),
         cells=tuple(sorted(all_cells)),
         candidates=tuple(
@@ -655,7 +661,7 @@ def _bivalue_wing(grid: CandidateGrid, wing_cells: int, name: str, base: float) 
             rating,
             f"The cell {pair.name()} and the {wing.size} cells {wing.name()} cannot both hold "
             f"{x}, so one of them is locked and {z} is in one of the two: "
-            f"{_said(eliminations)}.",
+            f"{eliminated_text(tuple(eliminations))}.",
             eliminations,
             [wing, pair],
         )

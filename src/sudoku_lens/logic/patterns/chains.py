@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sudoku_lens.logic.catalog import Technique
+from sudoku_lens.logic.patterns._common import eliminated_text
 from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Candidate, Link, Step
@@ -582,19 +583,6 @@ def _says(graph: Graph, node: int, true: bool) -> str:
     return f"{name} holds the {digit}" if true else f"{name} holds no {digit}"
 
 
-def _eliminated(eliminations: tuple[Candidate, ...]) -> str:
-    """'r2c4 cannot be 5', 'r2c4 and r2c6 cannot be 5', 'r2c4 cannot be 5 or 7', ..."""
-    by_digit: dict[int, list[int]] = {}
-    for cell, digit in eliminations:
-        by_digit.setdefault(digit, []).append(cell)
-    parts = []
-    for digit, cells in by_digit.items():
-        names = [cell_name(c) for c in cells]
-        where = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-        parts.append(f"{where} cannot be {digit}")
-    return "; ".join(parts)
-
-
 def chain_step(graph: Graph, chain: Chain) -> Step:
     """The step a chain proves, with its sentence and links."""
     nodes = chain.nodes
@@ -616,15 +604,15 @@ def chain_step(graph: Graph, chain: Chain) -> Step:
         conclusion = (
             f"; and {_says(graph, last, True)} means {_says(graph, first, False)}, so the "
             f"loop closes and each of its weak links holds exactly one true candidate: "
-            f"{_eliminated(chain.eliminations)}."
+            f"{eliminated_text(chain.eliminations)}."
         )
     elif first == last:
-        then = f": {_eliminated(chain.eliminations)}" if chain.eliminations else ""
+        then = f": {eliminated_text(chain.eliminations)}" if chain.eliminations else ""
         conclusion = f"; the assumption refutes itself, so {_says(graph, first, True)}{then}."
     else:
         conclusion = (
             f"; so {_says(graph, first, True)} or {_says(graph, last, True)}, and "
-            f"{_eliminated(chain.eliminations)}."
+            f"{eliminated_text(chain.eliminations)}."
         )
     links = []
     for i in range(len(nodes) - 1):
