@@ -252,6 +252,10 @@ def test_finned_x_wing() -> None:
     step = first(grid, "finned-x-wing")
     assert set(step.eliminations) == elims("r4c8 r5c8", 5)
     assert "r6c9" in step.explanation
+    assert step.explanation.endswith(
+        "r4c8 and r5c8 see the fin (box 6) and lie in column 8, so r4c8 and r5c8 cannot be 5 "
+        "either way."
+    )
     assert next_step(grid, only="sashimi-x-wing") is None
 
 
@@ -349,11 +353,13 @@ def test_xy_wing() -> None:
     step = first(board({"r5c5": "12", "r5c1": "13", "r2c5": "23"}), "xy-wing")
     assert set(step.eliminations) == elims("r2c1", 3)
     assert set(step.cells) == set(cells("r5c5 r5c1 r2c5"))
+    assert step.explanation.endswith("r2c1 sees r5c1 and r2c5, so r2c1 cannot be 3.")
 
 
 def test_xyz_wing() -> None:
     step = first(board({"r5c5": "123", "r5c1": "13", "r4c6": "23"}), "xyz-wing")
     assert set(step.eliminations) == elims("r5c4 r5c6", 3)
+    assert "r5c4 and r5c6 see all three, so" in step.explanation
 
 
 def test_w_wing() -> None:
@@ -375,6 +381,7 @@ def test_remote_pair() -> None:
 def test_unique_rectangle_1() -> None:
     step = first(board({"r1c1": "12", "r1c4": "12", "r2c1": "12"}), "unique-rectangle-1")
     assert set(step.eliminations) == elims("r2c4", 1, 2)
+    assert "the other three corners hold only 1 and 2, and if r2c4 did too" in step.explanation
 
 
 def test_unique_rectangle_2() -> None:
@@ -496,6 +503,7 @@ def test_avoidable_rectangle_1() -> None:
     placed = {"r1c1": 1, "r1c4": 2, "r2c1": 2}
     step = first(board(placed=placed), "avoidable-rectangle-1")
     assert set(step.eliminations) == elims("r2c4", 1)
+    assert step.explanation.startswith("r1c1 (1), r1c4 (2) and r2c1 (2) were placed")
     # The same digits as givens prove nothing: the puzzle itself may rely on them.
     givens = "1002" + "0" * 5 + "2" + "0" * 71
     assert next_step(board(puzzle=givens), only="avoidable-rectangle-1") is None

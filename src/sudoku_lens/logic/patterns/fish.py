@@ -27,7 +27,7 @@ from sudoku_lens.logic.patterns._common import (
 )
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Step
-from sudoku_lens.logic.units import BIT_COUNT, cells_of
+from sudoku_lens.logic.units import BIT_COUNT, UNIT_SETS, cells_of
 
 _FISH_NAME = {2: "x-wing", 3: "swordfish", 4: "jellyfish"}
 _FISH_RATING = {2: 3.2, 3: 3.8, 4: 5.2}
@@ -258,8 +258,10 @@ def _finned_step(
         explanation=f"In {units_text(base_units)} every {digit} lies in "
         f"{units_text(cover_units)} apart from the {fin_word} {cells_text(fins)}; either a fin "
         f"is {digit} or those {'columns' if base_unit == 0 else 'rows'} take their {digit}s in "
-        f"these {'rows' if base_unit == 0 else 'columns'}, and {eliminated_text(eliminations)} "
-        f"because {'it sees' if len(eliminations) == 1 else 'they see'} both.",
+        f"these {'rows' if base_unit == 0 else 'columns'}; {cells_text(cells_of(removed))} "
+        f"{'sees' if len(eliminations) == 1 else 'see'} the {fin_word} (box {box + 1}) and "
+        f"{'lies' if len(eliminations) == 1 else 'lie'} in {_cover_of(removed, cover_units)}, "
+        f"so {eliminated_text(eliminations)} either way.",
         eliminations=eliminations,
         cells=pattern,
         candidates=tuple((cell, digit) for cell in pattern),
@@ -277,3 +279,8 @@ def _technique(size: int, kind: str) -> Technique:
 TECHNIQUES = [
     _technique(size, kind) for kind in ("basic", "finned", "sashimi") for size in (2, 3, 4)
 ]
+
+
+def _cover_of(removed: int, cover_units: tuple[int, ...]) -> str:
+    """The cover line(s) holding the cells of `removed`, named."""
+    return units_text(unit for unit in cover_units if UNIT_SETS[unit] & removed)

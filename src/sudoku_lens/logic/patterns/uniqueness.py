@@ -18,7 +18,7 @@ them out (`missing_candidates=False`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import combinations
 
 from sudoku_lens.logic.catalog import Technique
@@ -33,6 +33,7 @@ from sudoku_lens.logic.patterns._common import (
     eliminations_of,
     per_state,
     shared_units,
+    spell,
 )
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Step
@@ -172,7 +173,8 @@ def unique_rectangle_1(grid: CandidateGrid, missing_candidates: bool = True) -> 
         corner = rect[[i for i in range(4) if extras[i]][0]]
         eliminations = eliminations_of(grid, 1 << (a - 1) | 1 << (b - 1), 1 << corner)
         because = (
-            f"if {cell_name(corner)} held nothing else either the puzzle would have two solutions"
+            f"the other three corners hold only {a} and {b}, and if {cell_name(corner)} did too "
+            "the puzzle would have two solutions"
             if len(eliminations) == 2
             else f"{cell_name(corner)} as {eliminations[0][1]} would force the other corners and "
             f"{_COMPLETE}"
@@ -419,9 +421,10 @@ def avoidable_rectangle_1(grid: CandidateGrid) -> Iterator[Step]:
         yield Step(
             technique="avoidable-rectangle-1",
             rating=4.5,
-            explanation=f"{cells_text(c for c in rect if c != cell)} were placed while solving "
-            f"(they are not givens); {x} in {cell_name(cell)} would let {x} and {y} swap "
-            f"in the four cells for a second solution, so {cell_name(cell)} cannot be {x}.",
+            explanation=f"{_placed_text(values, (c for c in rect if c != cell))} were placed "
+            f"while solving (they are not givens); {x} in {cell_name(cell)} would let {x} and "
+            f"{y} swap in the four cells for a second solution, so {cell_name(cell)} cannot be "
+            f"{x}.",
             eliminations=((cell, x),),
             cells=rect,
             candidates=((cell, x),),
@@ -548,3 +551,8 @@ TECHNIQUES = [
     Technique("unique-rectangle-3", 4.7, unique_rectangle_3),
     Technique("bug-plus-1", 5.6, bug_plus_1),
 ]
+
+
+def _placed_text(values: list[int], cells: Iterable[int]) -> str:
+    """Cells with the digits placed in them: "r4c5 (8), r6c5 (1) and r6c7 (8)"."""
+    return spell(f"{cell_name(cell)} ({values[cell]})" for cell in cells)

@@ -68,7 +68,9 @@ def xy_wing(grid: CandidateGrid) -> Iterator[Step]:
                     rating=4.2,
                     explanation=f"{cell_name(pivot)} is {first[0]} or {second[0]}: if "
                     f"{first[0]}, {cell_name(first[1])} is {digit}; if {second[0]}, "
-                    f"{cell_name(second[1])} is {digit}; so {eliminated_text(eliminations)}.",
+                    f"{cell_name(second[1])} is {digit}; "
+                    f"{_seeing(removed, (first[1], second[1]))}, so "
+                    f"{eliminated_text(eliminations)}.",
                     eliminations=eliminations,
                     cells=(pivot, a, b),
                     candidates=candidates_of(grid, (pivot, a, b)),
@@ -109,8 +111,8 @@ def xyz_wing(grid: CandidateGrid) -> Iterator[Step]:
                     rating=4.4,
                     explanation=f"{cell_name(pivot)} is {either_digit(pivot_mask)}, "
                     f"{cell_name(a)} {either_digit(cands[a])} and {cell_name(b)} "
-                    f"{either_digit(cands[b])}, so one of the three is {digit} and "
-                    f"{eliminated_text(eliminations)}.",
+                    f"{either_digit(cands[b])}, so one of the three is {digit}; "
+                    f"{_seeing(removed, (pivot, a, b))}, so {eliminated_text(eliminations)}.",
                     eliminations=eliminations,
                     cells=(pivot, a, b),
                     candidates=candidates_of(grid, (pivot, a, b)),
@@ -283,3 +285,12 @@ TECHNIQUES = [
     Technique("remote-pair", chain_rating(6.6, 8), remote_pair),
     Technique("w-wing", _W_WING_RATING, w_wing),
 ]
+
+
+def _seeing(removed: int, cells: tuple[int, ...]) -> str:
+    """ "r5c5 sees r5c7 and r6c5", "r1c1 and r1c2 see all three": the targets and what they
+    see."""
+    targets = list(cells_of(removed))
+    verb = "sees" if len(targets) == 1 else "see"
+    seen = cells_text(cells) if len(cells) == 2 else "all three"
+    return f"{cells_text(targets)} {verb} {seen}"
