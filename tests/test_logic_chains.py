@@ -145,6 +145,13 @@ def test_multi_colors() -> None:
     assert eliminated(step) == digit_elims(5, "r2c6", "r3c6", "r2c1", "r2c3", "r3c1", "r3c3")
     assert union(grid, "multi-colors-1") == eliminated(step)
     assert next_step(grid, only="multi-colors-2") is None
+    # each color is named, and each bridge says which two colors it leaves
+    assert "{r1c1, r6c4} against {r1c4}" in step.explanation
+    assert "{r2c2, r7c5} against {r3c5, r7c2}" in step.explanation
+    assert (
+        "r1c1 and r2c2 see each other, so their colors are not both true and {r1c4} or "
+        "{r3c5, r7c2} holds a 5" in step.explanation
+    )
 
 
 def test_multi_colors_1_clears_a_cell_of_a_cluster() -> None:

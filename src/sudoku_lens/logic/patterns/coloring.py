@@ -256,8 +256,9 @@ def multi_colors_1(grid: CandidateGrid) -> Iterator[Step]:
                 many = targets.bit_count() > 1
                 parts.append(
                     f"{cell_name(a)} and {cell_name(b)} see each other, so their colors are "
-                    f"not both true and one of the two other colors holds {a_digit(digit)}: "
-                    f"{_names(cells_of(targets))} {'see' if many else 'sees'} both of them"
+                    f"not both true and {_group(first.colors[1 - i])} or "
+                    f"{_group(second.colors[1 - j])} holds {a_digit(digit)}: "
+                    f"{_names(cells_of(targets))} {'see' if many else 'sees'} a cell of each"
                 )
             key = tuple(cells_of(eliminated))
             if not eliminated or key in done:
@@ -266,7 +267,8 @@ def multi_colors_1(grid: CandidateGrid) -> Iterator[Step]:
             yield Step(
                 technique="multi-colors-1",
                 rating=round(BASE + 0.1 + length_bonus(nodes), 1),
-                explanation=f"Two clusters of {digit}s joined by conjugate pairs are colored; "
+                explanation=f"Two clusters of {digit}s joined by conjugate pairs are colored, "
+                f"one color true in each: {_colors_text(first)}, and {_colors_text(second)}; "
                 + "; ".join(parts)
                 + f". So {_names(cells_of(eliminated))} cannot be {digit}.",
                 eliminations=tuple((t, digit) for t in cells_of(eliminated)),
@@ -317,3 +319,13 @@ TECHNIQUES = [
     Technique("multi-colors-1", BASE + 0.1, multi_colors_1),
     Technique("multi-colors-2", BASE + 0.1, multi_colors_2),
 ]
+
+
+def _colors_text(cluster: Cluster) -> str:
+    """A cluster's two colors named: "{r3c8, r4c9} against {r4c2, r5c8}"."""
+    return f"{_group(cluster.colors[0])} against {_group(cluster.colors[1])}"
+
+
+def _group(cells: int) -> str:
+    """The cells of a color, as one group: "{r4c2, r5c8}"."""
+    return "{" + ", ".join(cell_name(cell) for cell in cells_of(cells)) + "}"
