@@ -241,3 +241,8 @@ def test_the_rating_path_leaves_out_what_sudoku_explainer_lacks() -> None:
     assert [t.rating for t in logic_rating.rating_techniques()] == sorted(
         t.rating for t in logic_rating.rating_techniques()
     )
+
+
+def test_a_solved_grid_says_so_rather_than_rate_nothing() -> None:
+    rating = rate(SOLUTION)
+    assert rating.steps == 0 and rating.text() == "already solved: no step to rate"

@@ -272,7 +272,9 @@ class Rating:
         if self.rating is None:
             hardest = f"; hardest so far: {self.hardest}" if self.hardest else ""
             return f"unrated: no technique applies after {self.steps} steps{hardest}"
-        return f"{self.rating:.1f} {self.level} {self.hardest or 'none'} ({self.steps} steps)"
+        if self.hardest is None:
+            return "already solved: no step to rate"
+        return f"{self.rating:.1f} {self.level} {self.hardest} ({self.steps} steps)"
 
 
 def rate(puzzle: Any) -> Rating:
