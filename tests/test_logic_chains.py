@@ -538,7 +538,10 @@ def test_cell_forcing_chain() -> None:
     grid = state(cells={"r1c1": "12", "r1c5": "13", "r5c1": "23"})
     step = next_step(grid, only="cell-forcing-chain")
     assert eliminated(step) == {(cell("r5c5"), 3)}
-    assert "each choice leads by singles" in step.explanation
+    assert step.explanation == (
+        "r1c1 is 1 or 2: if r1c1 is 1, r1c5 would be 3; if r1c1 is 2, r5c1 would be 3. Every "
+        "choice leads by singles to the same result: r5c5 cannot be 3."
+    )
 
 
 def test_unit_forcing_chain() -> None:
@@ -549,6 +552,8 @@ def test_unit_forcing_chain() -> None:
     row = [f"r1c{c}" for c in range(2, 9)]
     columns = [f"r{r}c{c}" for r in range(2, 9) for c in (1, 9)]
     assert eliminated(step) == digit_elims(3, *row) | digit_elims(7, *row, *columns)
+    assert step.explanation.startswith("A 7 goes in row 9 at r9c1 or r9c9: if r9c1 is 7, ")
+    assert step.explanation.count(" cannot be ") <= 3, "each elimination said once"
 
 
 def test_nested_forcing_chain_goes_on_where_plain_ones_stall() -> None:

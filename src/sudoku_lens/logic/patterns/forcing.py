@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from sudoku_lens.logic.catalog import Technique
+from sudoku_lens.logic.patterns._common import eliminated_text
 from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.patterns.chains import length_bonus
 from sudoku_lens.logic.state import CandidateGrid
@@ -430,18 +431,17 @@ def _branches_step(
         cells.extend(c for c, _ in proof)
         links.extend(_links(trace, proof))
     nodes = sum(len(p) for p in proofs)
-    being = [f"{cell_name(c)} being {d}" for c, d in placements]
-    being += [f"{cell_name(c)} not being {d}" for c, d in eliminations]
-    facts = [f"{cell_name(c)} is {d}" for c, d in placements]
-    facts += [f"{cell_name(c)} is not {d}" for c, d in eliminations]
-    shortest = min(proofs, key=len)
-    example = _singles_phrase(shortest)
-    via = f" (with {cell_name(shortest[0][0])}={shortest[0][1]}: {example})" if example else ""
+    cases = []
+    for branch, proof in zip(branches, proofs, strict=True):
+        singles = _singles_phrase([branch, *(node for node in proof if node != branch)])
+        cases.append(
+            f"if {cell_name(branch[0])} is {branch[1]}, " + (singles or "that alone does it")
+        )
     return Step(
         technique=technique_name,
         rating=round(BRANCHES_RATING + length_bonus(nodes + 1), 1),
-        explanation=f"{premise}, and each choice leads by singles to {_join(being)}{via}, "
-        f"so {_join(facts)}.",
+        explanation=f"{premise}: {'; '.join(cases)}. Every choice leads by singles to the same "
+        f"result: {_result_text(placements, eliminations)}.",
         placements=tuple(placements),
         eliminations=tuple(eliminations),
         cells=tuple(dict.fromkeys(cells)),
@@ -449,6 +449,22 @@ def _branches_step(
         units=units,
         links=tuple(dict.fromkeys(links)),
     )
+
+
+def _result_text(placements: list[Candidate], eliminations: list[Candidate]) -> str:
+    """What every branch proves, in words: the placements, then only the eliminations that do
+    not follow from them at once (a placed cell's other digits, the placed digit around it)."""
+    placed = dict(placements)
+    rest = tuple(
+        (cell, digit)
+        for cell, digit in eliminations
+        if cell not in placed
+        and not any(d == digit and PEER_SETS[c] >> cell & 1 for c, d in placed.items())
+    )
+    said = _join([f"{cell_name(cell)} is {digit}" for cell, digit in placements]) if placed else ""
+    if rest:
+        said += ("; " if said else "") + eliminated_text(rest)
+    return said
 
 
 def _join(words: list[str]) -> str:
