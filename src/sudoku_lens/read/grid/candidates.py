@@ -17,6 +17,9 @@ from sudoku_lens.read.grid.geometry import cross, is_convex, meet, order_corners
 MIN_AREA = 0.02  # least share of the image a candidate grid covers
 MIN_PART = 0.2  # least size of a box outline, as a share of MIN_AREA
 _MIN_SIDE_RATIO = 0.5  # shortest side of a candidate at least this share of its longest
+_MIN_STEEP_SIDE_RATIO = 0.25  # the same for a grid seen steeply (its far side foreshortened)
+_MIN_STEEP_ASPECT = 0.5  # its shorter pair of opposite sides, on average, at least this share
+# of the longer pair (a text column or a strip of the page is longer than it is wide)
 _PAPER = 150  # grey level of the paper a dim photo is brightened to (gain at most 4)
 _INK_MASK = 5  # grey levels darker than the neighbourhood that count as ink in the mask
 _INK_FLOOR = 2  # ink below this is ignored in the strength map
@@ -88,15 +91,29 @@ def find_outlines(mask: np.ndarray, min_area: float) -> list[tuple[float, np.nda
     return found
 
 
-def distinct_quads(quads: list[np.ndarray], min_area: float, tolerance: float) -> list[np.ndarray]:
+def distinct_quads(
+    quads: list[np.ndarray], min_area: float, tolerance: float, *, steep: bool = False
+) -> list[np.ndarray]:
     """The convex quadrilaterals of at least `min_area` that could be a square seen in
-    perspective (no side much shorter than another), largest first, without near duplicates."""
+    perspective (no side much shorter than another), largest first, without near duplicates.
+
+    With `steep`, instead those only a steep view explains: a side shorter than
+    _MIN_SIDE_RATIO of the longest, as the far side of a grid on a phone tilted 30 degrees or
+    more is, but not shorter than _MIN_STEEP_SIDE_RATIO, and the two pairs of opposite sides
+    within 2:1 of each other on average."""
     unique: list[np.ndarray] = []
     for quad in sorted(quads, key=cv2.contourArea, reverse=True):
         if cv2.contourArea(quad) < min_area or not is_convex(quad):
             continue
         sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
-        if sides.min() < _MIN_SIDE_RATIO * sides.max():
+        foreshortened = sides.min() < _MIN_SIDE_RATIO * sides.max()
+        if foreshortened != steep:
+            continue
+        pairs = (sides[0] + sides[2], sides[1] + sides[3])
+        if steep and (
+            sides.min() < _MIN_STEEP_SIDE_RATIO * sides.max()
+            or min(pairs) < _MIN_STEEP_ASPECT * max(pairs)
+        ):
             continue
         if all(np.abs(quad - other).max() > tolerance for other in unique):
             unique.append(quad)

@@ -150,10 +150,12 @@ class _Candidates:
         self.area = float(mask.shape[0] * mask.shape[1])
         self.min_area = MIN_AREA * self.area
         self.outlines = find_outlines(mask, MIN_PART * self.min_area)
-        self.large = self._distinct(
-            [q for area, hull in self.outlines if area >= self.min_area for q in hull_quads(hull)]
-        )
+        self._hulls = [
+            q for area, hull in self.outlines if area >= self.min_area for q in hull_quads(hull)
+        ]
+        self.large = self._distinct(self._hulls)
         self._grouped: list[np.ndarray] | None = None
+        self._steep: list[np.ndarray] | None = None
 
     @property
     def grouped(self) -> list[np.ndarray]:
@@ -161,9 +163,16 @@ class _Candidates:
             self._grouped = self._distinct(grouped_quads(self.outlines))
         return self._grouped
 
-    def _distinct(self, quads: list[np.ndarray]) -> list[np.ndarray]:
+    @property
+    def steep(self) -> list[np.ndarray]:
+        """The large outlines too foreshortened for `large`, as a grid seen steeply is."""
+        if self._steep is None:
+            self._steep = self._distinct(self._hulls, steep=True)
+        return self._steep
+
+    def _distinct(self, quads: list[np.ndarray], steep: bool = False) -> list[np.ndarray]:
         gap = 0.01 * np.sqrt(self.shape[0] * self.shape[1])
-        return list(distinct_quads(quads, self.min_area, gap))
+        return list(distinct_quads(quads, self.min_area, gap, steep=steep))
 
 
 def _best_quad(
@@ -173,19 +182,23 @@ def _best_quad(
 
     Candidates are the outlines of at least MIN_AREA of the image, then (only if none of those
     is a grid, or the best is small: perhaps a solution grid beside the real one, whose outline
-    is lost) groups of smaller outlines. Among candidates that pass the score threshold,
-    larger ones and those nearer the middle of the photo are preferred (`_framing`): a Sudoku
-    photo frames its grid, and neither a small grid of yesterday's solution beside it nor a
-    clean grid at the edge of the page must win over a grid whose cells are all written in, whose
-    lines stand out less. With `finer`, `pyramid` is of the image before its last halving: the
-    candidates, found in the mask, are refined and scored there (the quad is returned in the
-    mask's pixels all the same).
+    is lost) groups of smaller outlines, and last (only if still none is a grid) the outlines
+    foreshortened as a grid seen steeply is (`distinct_quads` with `steep`), so that a grid seen
+    from the front is never weighed against them. Among candidates that pass the score
+    threshold, larger ones and those nearer the middle of the photo are preferred (`_framing`):
+    a Sudoku photo frames its grid, and neither a small grid of yesterday's solution beside it
+    nor a clean grid at the edge of the page must win over a grid whose cells are all written
+    in, whose lines stand out less. With `finer`, `pyramid` is of the image before its last
+    halving: the candidates, found in the mask, are refined and scored there (the quad is
+    returned in the mask's pixels all the same).
     """
     best, value = _pick(candidates.large, pyramid, candidates.shape, trace, finer)
     if best is None or cv2.contourArea(best) < _SMALL_GRID * candidates.area:
         grouped, grouped_value = _pick(candidates.grouped, pyramid, candidates.shape, trace, finer)
         if grouped_value > value:
             best = grouped
+    if best is None:  # a grid seen steeply, its far side foreshortened: looked at last
+        best, _ = _pick(candidates.steep, pyramid, candidates.shape, trace, finer)
     return best
 
 
