@@ -608,3 +608,51 @@ def test_a_hint_that_fills_the_cell_of_a_wrong_entry_names_the_mistake(page, pho
     assert answer.value.json()["placements"] == [target]
     expect(page.locator("#message")).to_contain_text(f"Your {wrong} in {target[:4]} was wrong")
     assert grid_state(page)[0][cell] == right
+
+
+def test_a_letter_typed_over_a_digit_changes_nothing(page, photo):
+    shot, path = photo
+    upload(page, path)
+    puzzle = format_line(shot.puzzle)
+    given_at = puzzle.index(next(d for d in puzzle if d != "0"))
+    cell = page.locator("#grid input").nth(given_at)
+    for key in ("a", "-", ".", "%"):
+        cell.click()
+        page.keyboard.press(key)
+    cell.fill("x")  # a phone keyboard's input event, without a usable key
+    assert grid_state(page)[0] == puzzle
+    expect(page.locator("#message")).to_contain_text("Solved")
+
+
+def test_the_grid_is_one_tab_stop_and_focus_stays_on_hint(page, photo):
+    _, path = photo
+    upload(page, path)
+    page.locator("#grid input").nth(40).click()
+    stops = page.eval_on_selector_all("#grid input", "cells => cells.filter(c => c.tabIndex === 0)")
+    assert len(stops) == 1
+    assert (
+        page.eval_on_selector_all("#grid input", "cells => cells.findIndex(c => c.tabIndex === 0)")
+        == 40
+    )
+    page.focus("#hint")
+    page.keyboard.press("Enter")
+    expect(page.locator("#hint-text")).to_be_visible()
+    page.wait_for_selector("#answer-frame[aria-busy=false]")
+    expect(page.locator("#hint")).to_be_focused()
+
+
+def test_a_hint_asked_before_an_edit_is_solved_never_leaves_the_old_answer(page, photo):
+    shot, path = photo
+    upload(page, path)
+    puzzle = format_line(shot.puzzle)
+    wrong_at, wrong = misread(puzzle)
+    answered = page.get_attribute("#answer-image", "src")
+    page.locator("#grid input").nth(wrong_at).click()
+    page.keyboard.press(wrong)
+    page.click("#hint")  # at once: the solve waiting for the edit is dropped
+    expect(page.locator("#message")).to_contain_text("No hint for this grid")
+    page.wait_for_selector("#answer-frame[aria-busy=false]")
+    expect(page.locator("#answer-caption")).to_have_text("Not solved: no answer for this grid.")
+    assert page.get_attribute("#answer-image", "src") != answered
+    assert page.get_attribute("#answer-image", "src").startswith("blob:")
+    expect(page.locator("#rating")).to_be_hidden()

@@ -103,8 +103,11 @@ function buildGrid() {
     input.setAttribute("aria-label", `Row ${Math.floor(i / 9) + 1}, column ${(i % 9) + 1}`);
     input.addEventListener("keydown", onCellKey);
     input.addEventListener("input", onCellInput);
+    // The grid is one stop of the Tab key (the cell last visited); arrows move within it.
+    input.tabIndex = i === 0 ? 0 : -1;
     input.addEventListener("focus", () => {
       input.select();
+      for (const other of editor.inputs) other.tabIndex = other === input ? 0 : -1;
       editor.selected = i;
       renderKindButton();
     });
@@ -134,13 +137,21 @@ function onCellKey(event) {
   } else if (event.key === "g" || event.key === "G") {
     event.preventDefault();
     toggleKind(index);
+  } else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey) {
+    event.preventDefault(); // a letter or sign is no digit: the cell keeps what it holds
   }
 }
 
 function onCellInput(event) {
-  // Virtual keyboards may not send usable key events: take the last digit typed.
+  // Virtual keyboards may not send usable key events: take the last digit typed; an emptied
+  // cell is cleared, and a letter or sign (a slip on a phone's keypad) changes nothing.
   const index = Number(event.target.dataset.index);
-  const digits = event.target.value.replace(/[^0-9]/g, "");
+  const value = event.target.value;
+  const digits = value.replace(/[^0-9]/g, "");
+  if (value && !digits) {
+    renderGrid();
+    return;
+  }
   setCell(index, digits ? digits[digits.length - 1] : "0");
 }
 
@@ -190,6 +201,15 @@ function gridChanged(index) {
 function showPhotoWithoutAnswer(caption) {
   if (editor.photoUrl) $("answer-image").src = editor.photoUrl;
   $("answer-caption").textContent = caption;
+}
+
+// Nothing known to be the answer of the grid shown: no solution in the grid, no answer drawn,
+// no rating.
+function noAnswer(caption) {
+  editor.solution = null;
+  $("rating").hidden = true;
+  renderGrid();
+  showPhotoWithoutAnswer(caption);
 }
 
 function conflicts(cells) {
@@ -329,7 +349,7 @@ async function solvePhoto(withEdits) {
   } catch (error) {
     if (error.name !== "AbortError") {
       setBusy(false);
-      if (grid !== null) showPhotoWithoutAnswer("Not solved: the server could not be reached.");
+      if (grid !== null) noAnswer("Not solved: the server could not be reached.");
       showMessage("error", "The server could not be reached.", "Is sudoku-lens serve still running?");
     }
     return;
@@ -348,9 +368,7 @@ async function solvePhoto(withEdits) {
           : "";
       showMessage("error", "No answer for this photo.", `${text}.${hint}`);
     } else {
-      editor.solution = null;
-      renderGrid();
-      showPhotoWithoutAnswer("Not solved: the edited grid breaks the rules.");
+      noAnswer("Not solved: the edited grid breaks the rules.");
       showMessage("error", "This grid breaks the rules.", `${text}.`);
     }
     return;
@@ -486,20 +504,29 @@ async function nextHint() {
   if (editor.controller) editor.controller.abort();
   const sequence = ++editor.sequence;
   setBusy(true);
+  const focused = document.activeElement === $("hint");
   $("hint").disabled = true;
   let response;
   try {
     response = await fetch("/api/hint", { method: "POST", body: form });
   } catch (_) {
+    noAnswer("Not solved: the server could not be reached.");
     showMessage("error", "The server could not be reached.", "Is sudoku-lens serve still running?");
     return;
   } finally {
     setBusy(false);
     $("hint").disabled = false;
+    if (focused) $("hint").focus(); // Enter again gives the next step
   }
   if (sequence !== editor.sequence) return;
   if (!response.ok) {
-    showMessage("error", "No hint for this grid.", `${capitalise(await errorText(response))}.`);
+    const text = capitalise(await errorText(response));
+    if (sequence !== editor.sequence) return;
+    // The solve this hint replaced never came: the picture must not keep an older answer.
+    noAnswer("Not solved: no answer for this grid.");
+    const several = /several solutions/i.test(text) ? STATUS_TEXT["several solutions"] : null;
+    if (several) showMessage("error", several.title, several.detail);
+    else showMessage("error", "No hint for this grid.", `${text}.`);
     return;
   }
   const body = await response.json();
@@ -596,11 +623,13 @@ function setUpPhotoMode() {
     editor.inputs[editor.selected].focus();
   });
   $("undo").addEventListener("click", () => {
+    const focused = document.activeElement === $("undo");
     resetHints();
     editor.cells = editor.base.split("");
     editor.entries = editor.baseEntries.split("");
     renderGrid();
     solvePhoto(false);
+    if (focused && $("undo").disabled) $("hint").focus(); // keep the keyboard in the controls
   });
   $("check-only").addEventListener("change", (event) => {
     editor.checkOnly = event.target.checked;
