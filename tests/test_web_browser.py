@@ -357,6 +357,14 @@ def test_camera_mode_draws_the_answer_on_the_live_picture(page, video):
     page.screenshot(path=str(SHOTS / "sudoku-lens-web-camera.png"), full_page=True)
     page.click("#camera-toggle")
     assert page.inner_text("#camera-toggle") == "Start camera"
+    # the last frame is gone: nothing under the idle text looks live
+    assert page.evaluate(
+        """() => {
+            const view = document.getElementById('camera-view');
+            const pixels = view.getContext('2d').getImageData(0, 0, view.width, view.height).data;
+            return pixels.every((value) => value === 0);
+        }"""
+    )
 
 
 def test_hints_one_step_at_a_time_and_the_rating(page, photo):

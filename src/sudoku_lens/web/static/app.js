@@ -695,7 +695,16 @@ async function startCamera() {
       audio: false,
     });
   } catch (error) {
-    setCameraState(`No camera: ${error.message || error.name}.`, "error");
+    const denied = error.name === "NotAllowedError" || error.name === "SecurityError";
+    const missing = error.name === "NotFoundError" || error.name === "OverconstrainedError";
+    setCameraState(
+      denied
+        ? "The camera is not allowed: allow it in the browser's site settings, or use the Photo tab."
+        : missing
+          ? "No camera found: use the Photo tab to upload a photo."
+          : `No camera: ${error.message || error.name}. Use the Photo tab to upload a photo.`,
+      "error",
+    );
     return;
   }
   const video = $("camera-video");
@@ -716,6 +725,8 @@ function stopCamera() {
   if (camera.stream) camera.stream.getTracks().forEach((track) => track.stop());
   camera.stream = null;
   $("camera-video").srcObject = null;
+  const view = $("camera-view"); // the last frame drawn would look live under the idle text
+  view.getContext("2d").clearRect(0, 0, view.width, view.height);
   $("camera-idle").hidden = false;
   $("camera-toggle").textContent = "Start camera";
   $("camera-snap").disabled = true;
