@@ -664,3 +664,33 @@ def test_a_hint_asked_before_an_edit_is_solved_never_leaves_the_old_answer(page,
     assert page.get_attribute("#answer-image", "src") != answered
     assert page.get_attribute("#answer-image", "src").startswith("blob:")
     expect(page.locator("#rating")).to_be_hidden()
+
+
+def paste(page, index: int, text: str) -> None:
+    page.locator("#grid input").nth(index).dispatch_event("focus")
+    page.evaluate(
+        """([index, text]) => {
+            const data = new DataTransfer();
+            data.setData('text/plain', text);
+            const cell = document.querySelectorAll('#grid input')[index];
+            cell.dispatchEvent(new ClipboardEvent('paste', {clipboardData: data, bubbles: true}));
+        }""",
+        [index, text],
+    )
+
+
+def test_a_pasted_puzzle_fills_the_grid_and_a_pasted_digit_one_cell(page, photo):
+    shot, path = photo
+    upload(page, path)
+    puzzle = format_line(shot.puzzle)
+    empty_at = puzzle.index("0")
+    paste(page, empty_at, format_line(shot.solution)[empty_at])
+    expect(page.locator("#message")).to_contain_text("your fixes")
+    wrong_at, wrong = misread(puzzle)
+    broken = puzzle[:wrong_at] + wrong + puzzle[wrong_at + 1 :]
+    rows = "\n".join(broken[r * 9 : r * 9 + 9].replace("0", ".") for r in range(9))
+    paste(page, 0, rows)
+    expect(page.locator("#message")).to_contain_text("no solution")
+    assert grid_state(page)[0][wrong_at] == wrong
+    paste(page, 0, "12 34")
+    expect(page.locator("#message")).to_contain_text("Nothing pasted")

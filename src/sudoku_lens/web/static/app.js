@@ -103,6 +103,7 @@ function buildGrid() {
     input.setAttribute("aria-label", `Row ${Math.floor(i / 9) + 1}, column ${(i % 9) + 1}`);
     input.addEventListener("keydown", onCellKey);
     input.addEventListener("input", onCellInput);
+    input.addEventListener("paste", onCellPaste);
     // The grid is one stop of the Tab key (the cell last visited); arrows move within it.
     input.tabIndex = i === 0 ? 0 : -1;
     input.addEventListener("focus", () => {
@@ -153,6 +154,24 @@ function onCellInput(event) {
     return;
   }
   setCell(index, digits ? digits[digits.length - 1] : "0");
+}
+
+// A pasted digit goes into the cell; a pasted puzzle (81 cells, 0 or . for empty, any
+// separators) replaces the printed digits, keeping the person's entries in its empty cells.
+function onCellPaste(event) {
+  event.preventDefault();
+  const text = (event.clipboardData || window.clipboardData).getData("text");
+  const cells = text.replace(/[^0-9.]/g, "").replaceAll(".", "0");
+  const index = Number(event.target.dataset.index);
+  if (cells.length === 1) {
+    setCell(index, cells);
+  } else if (cells.length === 81) {
+    editor.cells = cells.split("");
+    editor.entries = editor.entries.map((d, i) => (cells[i] === "0" ? d : "0"));
+    gridChanged(index);
+  } else {
+    showMessage("warn", "Nothing pasted.", "Paste one digit, or a whole puzzle of 81 cells.");
+  }
 }
 
 function setCell(index, digit) {
