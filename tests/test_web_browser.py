@@ -694,3 +694,27 @@ def test_a_pasted_puzzle_fills_the_grid_and_a_pasted_digit_one_cell(page, photo)
     assert grid_state(page)[0][wrong_at] == wrong
     paste(page, 0, "12 34")
     expect(page.locator("#message")).to_contain_text("Nothing pasted")
+
+
+def test_a_big_photo_is_sent_brought_down_to_2000_pixels(page, photo, tmp_path):
+    shot, _ = photo
+    big = tmp_path / "big.jpg"
+    image = cv2.resize(shot.image, (4000, 3000), interpolation=cv2.INTER_CUBIC)
+    cv2.imwrite(str(big), image, [cv2.IMWRITE_JPEG_QUALITY, 97])
+    page.evaluate(
+        """() => {
+            const send = window.fetch;
+            window.sentSizes = [];
+            window.fetch = (url, options) => {
+                if (options && options.body instanceof FormData && options.body.get('file')) {
+                    window.sentSizes.push(options.body.get('file').size);
+                }
+                return send(url, options);
+            };
+        }"""
+    )
+    upload(page, big)
+    expect(page.locator("#message")).to_contain_text("Solved")
+    assert grid_state(page)[0] == format_line(shot.puzzle)
+    sizes = page.evaluate("() => window.sentSizes")
+    assert sizes and max(sizes) < big.stat().st_size / 3, (sizes, big.stat().st_size)

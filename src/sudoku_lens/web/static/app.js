@@ -331,11 +331,12 @@ function setBusy(busy) {
 
 async function loadPhoto(file) {
   if (!file) return;
-  if (file.size > maxUploadBytes) {
+  const sent = await shrunk(file);
+  if (sent.size > maxUploadBytes) {
     showMessage("error", "This photo is too large.", `The limit is ${maxUploadBytes / 2 ** 20} MB.`);
     return;
   }
-  editor.file = file;
+  editor.file = sent;
   if (editor.photoUrl) URL.revokeObjectURL(editor.photoUrl);
   editor.photoUrl = URL.createObjectURL(file);
   editor.base = "";
@@ -344,6 +345,31 @@ async function loadPhoto(file) {
   renderKindButton();
   showMessage("", "Reading the photo…");
   await solvePhoto(false);
+}
+
+const SEND_SIDE = 2000;
+// The photo is sent again with every edit and hint: a phone's 12-megapixel photo is brought
+// to SEND_SIDE pixels on its long side first (a grid there still has cells of some 100
+// pixels, three times what the reader cuts them to), which on mobile data takes seconds
+// instead of a minute. A photo the browser cannot decode is sent as it is.
+async function shrunk(file) {
+  let bitmap;
+  try {
+    bitmap = await createImageBitmap(file);
+  } catch (_) {
+    return file;
+  }
+  const scale = SEND_SIDE / Math.max(bitmap.width, bitmap.height);
+  if (scale >= 1 && file.size <= 2 ** 21) return file;
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.round(bitmap.width * Math.min(1, scale));
+  canvas.height = Math.round(bitmap.height * Math.min(1, scale));
+  canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.92));
+  if (!blob || blob.size >= file.size) return file;
+  return new File([blob], (file.name || "photo").replace(/\.[^.]*$/, "") + ".jpg", {
+    type: "image/jpeg",
+  });
 }
 
 // Solve the current photo as read, or with the grid and entries as edited (`withEdits`).
