@@ -718,3 +718,13 @@ def test_a_big_photo_is_sent_brought_down_to_2000_pixels(page, photo, tmp_path):
     assert grid_state(page)[0] == format_line(shot.puzzle)
     sizes = page.evaluate("() => window.sentSizes")
     assert sizes and max(sizes) < big.stat().st_size / 3, (sizes, big.stat().st_size)
+
+
+def test_a_hint_on_a_full_grid_says_it_is_solved(page, photo):
+    shot, path = photo
+    upload(page, path)
+    paste(page, 0, format_line(shot.solution))
+    expect(page.locator("#message")).to_contain_text("Solved")
+    page.click("#hint")
+    expect(page.locator("#hint-text")).to_have_text("No further step: the grid is full.")
+    expect(page.locator("#message")).to_contain_text("Solved: every cell is filled.")

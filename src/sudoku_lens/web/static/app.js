@@ -626,6 +626,8 @@ async function nextHint() {
       `${more}.`,
       "They are struck through in the grid; the hint goes on from your right entries.",
     );
+  } else if (body.technique === null) {
+    showMessage("ok", "Solved: every cell is filled.", "Well done! Choose another photo for a new puzzle.");
   } else {
     hideMessage();
   }
