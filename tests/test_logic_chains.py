@@ -732,3 +732,17 @@ def test_a_chain_asked_for_again_in_the_same_state_is_the_same_chain() -> None:
         again = next_step(state)
         assert again is not None
         assert (again.technique, again.eliminations) == (step.technique, step.eliminations)
+
+
+def test_a_loop_through_an_almost_locked_set_says_what_the_set_keeps() -> None:
+    puzzle = "001300000009060100050001067006050008080907040900080700460500030007040800000008600"
+    loop = next(
+        step
+        for step in explain(puzzle).steps
+        if "almost locked set {r3c7, r4c7, r5c7, r7c7}" in step.explanation
+    )
+    assert "loses its 4 and is locked on 2, 3, 5 and 9, so r5c7 is 5" in loop.explanation
+    assert loop.explanation.endswith(
+        "the locked set {r3c7, r4c7, r5c7, r7c7} (23459) keeps its 9, and r1c7 sees every 9 of "
+        "it: r1c7 cannot be 9."
+    )

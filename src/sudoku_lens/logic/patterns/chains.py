@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sudoku_lens.logic.catalog import Technique
-from sudoku_lens.logic.patterns._common import eliminated_text
+from sudoku_lens.logic.patterns._common import cells_text, digits_text, eliminated_text
 from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Candidate, Link, Step
@@ -583,6 +583,45 @@ def _says(graph: Graph, node: int, true: bool) -> str:
     return f"{name} holds the {digit}" if true else f"{name} holds no {digit}"
 
 
+def _loop_eliminations(eliminations: tuple[Candidate, ...], locked: list[tuple[Als, int]]) -> str:
+    """What a closed loop removes, in words: by its weak links, and (for a loop through almost
+    locked sets, each of which keeps its other digits for good) by a set's digits, from cells
+    that see every one of them."""
+    by_set: list[tuple[Als, int, list[Candidate]]] = []
+    rest = []
+    for cell, digit in eliminations:
+        keeper = next(
+            (
+                (als, d)
+                for als, d in locked
+                if digit != d and als.mask >> (digit - 1) & 1 and als.seers[digit] >> cell & 1
+            ),
+            None,
+        )
+        if keeper is None:
+            rest.append((cell, digit))
+            continue
+        entry = next((e for e in by_set if e[0] is keeper[0] and e[1] == digit), None)
+        if entry is None:
+            by_set.append((keeper[0], digit, [(cell, digit)]))
+        else:
+            entry[2].append((cell, digit))
+    said = []
+    if rest:
+        said.append(
+            "each of its weak links holds exactly one true candidate: "
+            + eliminated_text(tuple(rest))
+        )
+    for als, digit, removed in by_set:
+        cells = [cell for cell, _ in removed]
+        see = "sees" if len(cells) == 1 else "see"
+        said.append(
+            f"the locked set {als.name()} keeps its {digit}, and {cells_text(cells)} {see} "
+            f"every {digit} of it: {eliminated_text(tuple(removed))}"
+        )
+    return "; ".join(said)
+
+
 def chain_step(graph: Graph, chain: Chain) -> Step:
     """The step a chain proves, with its sentence and links."""
     nodes = chain.nodes
@@ -593,18 +632,18 @@ def chain_step(graph: Graph, chain: Chain) -> Step:
         if als is None:
             implications.append(_says(graph, node, i % 2 == 1))
             continue
-        locked.append(als)
+        lost = graph.node_digit(nodes[i - 1])
+        locked.append((als, lost))
         implications.append(
-            f"the almost locked set {als.name()} is locked on its other digits, so "
-            + _says(graph, node, True)
+            f"the almost locked set {als.name()} loses its {lost} and is locked on "
+            f"{digits_text(als.mask & ~(1 << (lost - 1)))}, so " + _says(graph, node, True)
         )
     first, last = nodes[0], nodes[-1]
     reasoning = f"If {_says(graph, first, False)}, then " + ", so ".join(implications)
     if chain.loop:
         conclusion = (
             f"; and {_says(graph, last, True)} means {_says(graph, first, False)}, so the "
-            f"loop closes and each of its weak links holds exactly one true candidate: "
-            f"{eliminated_text(chain.eliminations)}."
+            f"loop closes and {_loop_eliminations(chain.eliminations, locked)}."
         )
     elif first == last:
         then = f": {eliminated_text(chain.eliminations)}" if chain.eliminations else ""
@@ -623,7 +662,7 @@ def chain_step(graph: Graph, chain: Chain) -> Step:
     cells = []
     for node in nodes:
         cells.extend(_bits(graph.node_cells(node)))
-    for als in locked:
+    for als, _ in locked:
         cells.extend(_bits(als.cells))
     return Step(
         technique=chain.kind,
