@@ -323,8 +323,8 @@ def test_grouped_chain_through_an_almost_locked_set() -> None:
     through = [s for s in steps if "almost locked set" in s.explanation]
     assert through and set(through[0].eliminations) == {(cell("r5c9"), 4)}
     assert (
-        "the almost locked set {r1c2, r1c3, r1c9} (1456) is locked on its other digits, so "
-        "r1c3 is 6" in through[0].explanation
+        "the almost locked set {r1c2, r1c3, r1c9} (1456) loses its 4 and is locked on 1, 5 and "
+        "6, so r1c3 is 6" in through[0].explanation
     )
     assert {cell("r1c2"), cell("r1c3"), cell("r1c9")} <= set(through[0].cells)
 
