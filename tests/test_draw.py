@@ -161,3 +161,24 @@ def test_a_ringed_candidate_keeps_clear_space_between_its_digit_and_its_ring(cel
     assert green[distance < cell / 14].any()  # the digit
     assert green[(distance > cell / 9) & (distance < cell / 7.5)].mean() < 0.2  # clear between
     assert not green[distance > cell / 5].any()  # within its ninth
+
+
+def test_a_placed_digit_covers_the_pencil_marks_of_its_cell() -> None:
+    """A hint's placed digit stands alone: the candidates drawn under it are covered."""
+    from sudoku_lens.draw.hint import _cell_box, draw_step, render_grid
+    from sudoku_lens.logic import next_step, parse_state
+
+    state = parse_state(
+        "095008006030002000480000000073900050000304000060001790000000075000400020900200830"
+    )
+    step = next_step(state)
+    ((cell, digit),) = step.placements
+    assert state.candidate_count(cell) > 1  # pencil marks to cover
+    image, corners = render_grid(state)
+    drawn = draw_step(image, corners, step, state)
+    size = round((corners[1][0] - corners[0][0]) / 9)
+    (x0, y0), (x1, y1) = _cell_box(cell, size)
+    margin = round(corners[0][0])
+    inside = drawn[margin + y0 + 8 : margin + y1 - 8, margin + x0 + 8 : margin + x1 - 8].astype(int)
+    grey = np.abs(inside - 90).max(axis=2) < 25  # the pencil marks' grey
+    assert grey.sum() == 0

@@ -262,6 +262,13 @@ def render_step(
         cv2.line(struck, (x - half, y + half), (x + half, y - half), 255, thin, cv2.LINE_AA)
     canvas.paint(struck, STRUCK, 1.0)
 
+    # A placed digit stands alone in its cell: the pencil marks under it are covered.
+    covered = canvas.blank()
+    for member, _ in step.placements:
+        cv2.rectangle(covered, *canvas.box(member, line), 255, -1)
+    canvas.paint(covered, (255, 255, 255), 1.0)
+    canvas.paint(covered, CELL_TINT, 0.45)
+
     frame = canvas.blank()
     for member, _ in step.placements:
         cv2.rectangle(frame, *canvas.box(member, line), 255, 2 * line)
