@@ -73,8 +73,10 @@ def _cell_value(value: Any, index: int) -> int:
         except TypeError:
             number = -1
     if not 0 <= number <= 9:
+        kind = "text" if isinstance(value, str) else type(value).__name__
         raise PuzzleFormatError(
-            f"cell {cell_name(index)} holds {value!r}: a cell is 1-9, or 0 when empty"
+            f"cell {cell_name(index)} holds {value!r} ({kind}): a cell of a list or array is "
+            "an integer 1-9, or 0 when empty (give text as one string)"
         )
     return number
 
