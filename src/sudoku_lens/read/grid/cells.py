@@ -59,6 +59,9 @@ def check_whole(lattice: np.ndarray, height: int, width: int, inked: np.ndarray)
     """Raise GridCutOffError, naming the photo's edge, when a cell holding ink (`inked`, (9, 9)
     bool as the cells lie in the image) lies outside the photo by more than CUT_OFF_LIMIT of its
     area, or any cell by more than CUT_OFF_BLANK_LIMIT."""
+    x, y = lattice[..., 0], lattice[..., 1]
+    if x.min() >= 0 and y.min() >= 0 and x.max() <= width and y.max() <= height:
+        return  # every line crossing inside: so is every cell (the common case, 10 us)
     share = cut_off_share(lattice, height, width)
     cut = np.where(inked, share > CUT_OFF_LIMIT, share > CUT_OFF_BLANK_LIMIT)
     if not cut.any():
