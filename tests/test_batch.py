@@ -646,23 +646,9 @@ def test_progress_and_summary_on_a_terminal_only(
 
 
 def test_records_are_plain_data() -> None:
-    record = Record(
-        "p.txt",
-        3,
-        "puzzle",
-        INKALA,
-        None,
-        None,
-        None,
-        None,
-        "error",
-        None,
-        None,
-        None,
-        None,
-        0.0,
-        "x",
-    )
+    values = dict.fromkeys(FIELDS)
+    values.update(source="p.txt", line=3, kind="puzzle", grid=INKALA, status="error", seconds=0.0)
+    record = Record(**values)
     assert list(record.to_dict()) == list(FIELDS) and record.key == ("p.txt", 3)
 
 

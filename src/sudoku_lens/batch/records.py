@@ -103,21 +103,21 @@ class SolvedPuzzles:
         times = np.frombuffer(self.seconds, np.float64).round(7).tolist()
         for i, seconds in enumerate(times):
             yield Record(
-                self.source,
-                self.first_line + i,
-                "puzzle",
-                self.puzzles[81 * i : 81 * i + 81].decode("ascii"),
-                None,
-                None,
-                None,
-                self.solutions[81 * i : 81 * i + 81].decode("ascii"),
-                "solved",
-                None,
-                None,
-                None,
-                None,
-                seconds,
-                None,
+                source=self.source,
+                line=self.first_line + i,
+                kind="puzzle",
+                grid=self.puzzles[81 * i : 81 * i + 81].decode("ascii"),
+                read=None,
+                kinds=None,
+                givens=None,
+                solution=self.solutions[81 * i : 81 * i + 81].decode("ascii"),
+                status="solved",
+                wrong_entries=None,
+                unsure_entries=None,
+                rating=None,
+                level=None,
+                seconds=seconds,
+                error=None,
             )
 
 

@@ -191,23 +191,22 @@ def _rating(line: str, status: str, rated: bool) -> tuple[float | None, str | No
 def _error_record(
     source: str, line: int | None, kind: str, grid: str | None, message: str, seconds: float = 0.0
 ) -> Record:
-    message = printable(message)  # it may quote a file name that is not UTF-8
     return Record(
-        source,
-        line,
-        kind,
-        grid,
-        None,
-        None,
-        None,
-        None,
-        "error",
-        None,
-        None,
-        None,
-        None,
-        seconds,
-        message,
+        source=source,
+        line=line,
+        kind=kind,
+        grid=grid,
+        read=None,
+        kinds=None,
+        givens=None,
+        solution=None,
+        status="error",
+        wrong_entries=None,
+        unsure_entries=None,
+        rating=None,
+        level=None,
+        seconds=seconds,
+        error=printable(message),  # it may quote a file name that is not UTF-8
     )
 
 
@@ -330,21 +329,21 @@ def _puzzle_records(unit: PuzzleUnit, text: bytes, rated: bool) -> list[Record]:
         seconds = outcome.seconds + time.perf_counter() - rating_start
         records.append(
             Record(
-                unit.source,
-                entry.number,
-                "puzzle",
-                grid,
-                None,
-                None,
-                None,
-                outcome.solution,
-                outcome.status,
-                None,
-                None,
-                rating,
-                level,
-                round(seconds, 7),
-                outcome.error,
+                source=unit.source,
+                line=entry.number,
+                kind="puzzle",
+                grid=grid,
+                read=None,
+                kinds=None,
+                givens=None,
+                solution=outcome.solution,
+                status=outcome.status,
+                wrong_entries=None,
+                unsure_entries=None,
+                rating=rating,
+                level=level,
+                seconds=round(seconds, 7),
+                error=outcome.error,
             )
         )
     return records
