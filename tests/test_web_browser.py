@@ -728,3 +728,21 @@ def test_a_hint_on_a_full_grid_says_it_is_solved(page, photo):
     page.click("#hint")
     expect(page.locator("#hint-text")).to_have_text("No further step: the grid is full.")
     expect(page.locator("#message")).to_contain_text("Solved: every cell is filled.")
+
+
+def test_a_sideways_photo_is_shown_upright(page, photo, tmp_path):
+    shot, _ = photo
+    sideways = tmp_path / "sideways.jpg"
+    cv2.imwrite(str(sideways), cv2.rotate(shot.image, cv2.ROTATE_90_CLOCKWISE))
+    upload(page, sideways)
+    expect(page.locator("#message")).to_contain_text("Solved")
+    assert grid_state(page)[0] == format_line(shot.puzzle)
+    page.wait_for_function(
+        "() => document.getElementById('answer-image').naturalWidth === 1024"
+    )  # turned back: 1024 wide as the page was shot, not 768
+    assert page.eval_on_selector("#answer-image", "img => img.naturalHeight") == 768
+    page.click("#hint")
+    expect(page.locator("#hint-text")).to_be_visible()
+    page.wait_for_function(
+        "() => document.getElementById('answer-image').naturalWidth === 1024"
+    )  # the hint's picture too

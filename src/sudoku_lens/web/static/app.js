@@ -84,6 +84,7 @@ const editor = {
   checkOnly: false, // mark wrong entries only: no answers in the photo or the grid
   corrected: new Set(),
   selected: -1, // the cell last focused: the one "Make given" / "Make entry" turns
+  rotation: 0, // degrees the photo turns clockwise for its puzzle to stand upright
   solution: null,
   inputs: [],
   sequence: 0,
@@ -218,8 +219,38 @@ function gridChanged(index) {
 
 // Show the photo as uploaded (no answer drawn) with `caption`, when the grid has no answer.
 function showPhotoWithoutAnswer(caption) {
-  if (editor.photoUrl) $("answer-image").src = editor.photoUrl;
+  if (editor.photoUrl) showPicture(editor.photoUrl);
   $("answer-caption").textContent = caption;
+}
+
+// Show a picture of the photo (the answer or a hint drawn in, or the photo alone) turned as
+// the puzzle stands upright (`editor.rotation`, clockwise, from the reading): a page taken
+// sideways is shown the right way up, as the grid beside it is.
+let pictureToken = 0;
+function showPicture(src) {
+  const token = ++pictureToken;
+  const turn = (((editor.rotation || 0) % 360) + 360) % 360;
+  if (!turn) {
+    $("answer-image").src = src;
+    return;
+  }
+  const image = new Image();
+  image.onload = () => {
+    if (token !== pictureToken) return; // a newer picture came meanwhile
+    const canvas = document.createElement("canvas");
+    const sideways = turn === 90 || turn === 270;
+    canvas.width = sideways ? image.naturalHeight : image.naturalWidth;
+    canvas.height = sideways ? image.naturalWidth : image.naturalHeight;
+    const ctx = canvas.getContext("2d");
+    ctx.translate(canvas.width / 2, canvas.height / 2);
+    ctx.rotate((turn * Math.PI) / 180);
+    ctx.drawImage(image, -image.naturalWidth / 2, -image.naturalHeight / 2);
+    $("answer-image").src = canvas.toDataURL("image/jpeg", 0.9);
+  };
+  image.onerror = () => {
+    if (token === pictureToken) $("answer-image").src = src;
+  };
+  image.src = src;
 }
 
 // Nothing known to be the answer of the grid shown: no solution in the grid, no answer drawn,
@@ -340,6 +371,7 @@ async function loadPhoto(file) {
   if (editor.photoUrl) URL.revokeObjectURL(editor.photoUrl);
   editor.photoUrl = URL.createObjectURL(file);
   editor.base = "";
+  editor.rotation = 0;
   editor.selected = -1;
   resetHints();
   renderKindButton();
@@ -429,12 +461,13 @@ function showResult(body, fresh) {
     editor.baseEntries = Array.from(body.kinds, (kind, i) => (kind === "h" ? body.read[i] : "0")).join("");
     editor.entries = editor.baseEntries.split("");
     editor.corrected = new Set(body.corrected_cells.map(([r, c]) => r * 9 + c));
+    editor.rotation = body.rotation || 0;
   }
   editor.cells = body.grid.split("");
   editor.solution = body.solution;
   editor.wrong = new Map(body.wrong_entries.map((e) => [cellIndex(e.cell), e.expected]));
   editor.unsure = new Set(body.unsure_entries.map((e) => cellIndex(e.cell)));
-  $("answer-image").src = body.image;
+  showPicture(body.image);
   $("result").hidden = false;
   $("drop").classList.add("compact");
   renderGrid();
@@ -609,7 +642,7 @@ async function nextHint() {
     marked(body.wrong_entries).map((i) => [i, editor.solution ? editor.solution[i] : null]),
   );
   editor.unsure = new Set(marked(body.unsure_entries));
-  $("answer-image").src = body.image;
+  showPicture(body.image);
   $("answer-caption").textContent =
     body.technique === null ? "Nothing more to hint." : "The next step, drawn into the photo.";
   const wrong = editor.wrong.size;
