@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from sudoku_lens.logic.catalog import Technique
-from sudoku_lens.logic.patterns._common import eliminated_text
+from sudoku_lens.logic.patterns._common import eliminated_text, spell
 from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.patterns.chains import length_bonus
 from sudoku_lens.logic.state import CandidateGrid
@@ -461,14 +461,10 @@ def _result_text(placements: list[Candidate], eliminations: list[Candidate]) -> 
         if cell not in placed
         and not any(d == digit and PEER_SETS[c] >> cell & 1 for c, d in placed.items())
     )
-    said = _join([f"{cell_name(cell)} is {digit}" for cell, digit in placements]) if placed else ""
+    said = spell(f"{cell_name(cell)} is {digit}" for cell, digit in placements)
     if rest:
         said += ("; " if said else "") + eliminated_text(rest)
     return said
-
-
-def _join(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _useful(

@@ -392,11 +392,15 @@ async function shrunk(file) {
     return file;
   }
   const scale = SEND_SIDE / Math.max(bitmap.width, bitmap.height);
-  if (scale >= 1 && file.size <= 2 ** 21) return file;
+  if (scale >= 1 && file.size <= 2 ** 21) {
+    bitmap.close();
+    return file;
+  }
   const canvas = document.createElement("canvas");
   canvas.width = Math.round(bitmap.width * Math.min(1, scale));
   canvas.height = Math.round(bitmap.height * Math.min(1, scale));
   canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  bitmap.close(); // the decoded photo's memory goes at once, not at the next collection
   const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.92));
   if (!blob || blob.size >= file.size) return file;
   return new File([blob], (file.name || "photo").replace(/\.[^.]*$/, "") + ".jpg", {
