@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -423,6 +425,35 @@ def test_cli_prints_the_counts(
     assert f"frames: {len(video)}" in out
     for label in ("frames with a grid:", "frames with the solution drawn:", "frames per second:"):
         assert label in out
+
+
+def test_cli_says_when_a_video_is_cut_short(
+    tiny_video: tuple[Path, SyntheticVideo], tmp_path: Path
+) -> None:
+    """The frames before the cut are processed; one warning line says why the count is short,
+    without FFmpeg's own messages (a fresh process: OpenCV sets FFmpeg's log level once)."""
+    _, video = tiny_video
+    whole = tmp_path / "whole.avi"
+    writer = cv2.VideoWriter(str(whole), cv2.VideoWriter_fourcc(*"MJPG"), 30.0, video.size)
+    for image in video:
+        writer.write(image)
+    writer.release()
+    data = whole.read_bytes()
+    cut = tmp_path / "cut.avi"
+    cut.write_bytes(data[: len(data) // 2])
+    run = subprocess.run(
+        [sys.executable, "-m", "sudoku_lens", "live", "--video", str(cut), "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0
+    frames = json.loads(run.stdout)["frames"]
+    assert 0 < frames < len(video)
+    assert run.stderr.splitlines() == [
+        f"sudoku-lens: warning: {cut} ended after {frames} of the {len(video)} frames it "
+        "announces: the file is cut short or damaged (the frames before were processed)"
+    ]
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,10 @@ import json
 import sys
 from pathlib import Path
 
+SHORT_VIDEO = 0.9
+"""A video whose frames decode to fewer than this share of the count its header announces is
+said to be cut short (a container without a frame count gives an estimate, hence the margin)."""
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     """Register the `live` subcommand."""
@@ -30,7 +34,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Process the stream and print the counts; 0 on success."""
+    """Process the stream and print the counts; 0 on success, a warning where the video ends
+    early."""
     import cv2
     from tqdm import tqdm
 
@@ -87,6 +92,12 @@ def run(args: argparse.Namespace) -> int:
     if stats.frames == 0:
         where = args.video if args.video else f"camera {args.camera}"
         raise SudokuLensError(f"cannot read {where}: no frame could be decoded")
+    if total and stats.frames < SHORT_VIDEO * total:
+        print(
+            f"sudoku-lens: warning: {args.video} ended after {stats.frames} of the {total} frames "
+            "it announces: the file is cut short or damaged (the frames before were processed)",
+            file=sys.stderr,
+        )
     if args.json:
         print(json.dumps(stats.to_json()))
     else:

@@ -35,6 +35,8 @@ WRITE_ENDINGS = "name it .png, .jpg, .bmp, .tif or .webp"
 """What to do about a picture's name that `write_image` cannot encode."""
 
 _JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+_AV_LOG_QUIET = -8
+"""FFmpeg's log level that prints nothing."""
 _PNM_SPACE = b" \t\n\v\f\r"
 """What C's isspace() calls white space: OpenCV's PNM reader skips these between numbers."""
 
@@ -45,10 +47,13 @@ def quiet_opencv() -> None:
     For processes that report every failure themselves (the command line, the web server): OpenCV
     would otherwise print its own warnings and errors about a corrupt file beside the one clear
     line. Called once at start-up: changing the process-wide level around each decode would race
-    with decodes on other threads.
+    with decodes on other threads. FFmpeg's messages about a damaged video (`[mjpeg @ 0x...]
+    overread 8`) are silenced too, unless OPENCV_FFMPEG_LOGLEVEL chose a level: OpenCV reads
+    that variable when it opens its first video, so this must come before.
     """
     if "OPENCV_LOG_LEVEL" not in os.environ:
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", str(_AV_LOG_QUIET))
 
 
 def load_image(
