@@ -182,3 +182,24 @@ def test_a_placed_digit_covers_the_pencil_marks_of_its_cell() -> None:
     inside = drawn[margin + y0 + 8 : margin + y1 - 8, margin + x0 + 8 : margin + x1 - 8].astype(int)
     grey = np.abs(inside - 90).max(axis=2) < 25  # the pencil marks' grey
     assert grey.sum() == 0
+
+
+def test_a_link_bows_round_a_solved_cell_it_would_cross() -> None:
+    """A chain's link between two cells with a given between them is drawn round the given's
+    digit, not through it (a straight line hid the digit; nothing is drawn over it now)."""
+    from sudoku_lens.draw.hint import WEAK_LINK, render_step
+    from sudoku_lens.logic import Step, parse_state
+    from sudoku_lens.logic.step import Link
+
+    state = parse_state(
+        "050642030200050008001000600009070500000804000030205090900030005020000070000408000"
+    )
+    assert state.values[1] == 5 and not state.values[0] and not state.values[2]
+    links = (Link((0, 8), (2, 8), False),)  # r1c1=8 to r1c3=8, across r1c2's 5
+    cell = 64
+    bgra = render_step(Step("x", 1.0, "x", cells=(0, 2), links=links), cell, state).astype(int)
+    b, g, r, a = (bgra[..., k] for k in range(4))
+    orange = (np.abs(b - WEAK_LINK[0]) < 40) & (np.abs(r - WEAK_LINK[2]) < 40) & (a > 100)
+    assert orange.sum() > cell  # the link is drawn
+    given = orange[round(0.1 * cell) : round(0.9 * cell), round(1.25 * cell) : round(1.75 * cell)]
+    assert not given.any()

@@ -8,7 +8,8 @@ photo with the grid's corners (`overlay.composite`), like the answer is:
   small in grey, each digit in its own ninth of the cell (1 top left, 9 bottom right), as people
   pencil them;
 - the pattern's own candidates ringed in green, the chain's links as lines between candidates
-  (strong links solid, weak links dashed, arrows along the chain);
+  (strong links solid, weak links dashed, arrows along the chain), bowed round what a straight
+  line would cross (another ringed candidate, a solved cell's digit, an earlier link);
 - each eliminated candidate in red, struck through; each placed digit large, in the answer's blue,
   its cell framed.
 
@@ -153,13 +154,131 @@ def _small_digit(
     )
 
 
-def _dashed(mask: np.ndarray, a: np.ndarray, b: np.ndarray, width: int, dash: float) -> None:
-    length = float(np.linalg.norm(b - a))
-    pieces = max(1, int(length / dash))
-    for k in range(0, pieces, 2):
-        start = a + (b - a) * (k / pieces)
-        end = a + (b - a) * (min(k + 1, pieces) / pieces)
-        cv2.line(mask, _int(start), _int(end), 255, width, cv2.LINE_AA)
+_BOWS = (0.0, 0.3, -0.3, 0.55, -0.55, 0.8, -0.8)
+"""How far a link's middle may stand off the straight line, in cells, tried in this order."""
+
+
+def _bowed(a: np.ndarray, b: np.ndarray, bow: float, spacing: float) -> np.ndarray:
+    """(N, 2) points about `spacing` pixels apart along the quadratic curve from `a` to `b`
+    whose middle stands `bow` pixels to the left of the straight line (to the right when
+    negative; straight when 0)."""
+    d = b - a
+    length = max(float(np.hypot(d[0], d[1])), 1e-6)
+    control = (a + b) / 2 + np.float32([-d[1], d[0]]) * np.float32(2 * bow / length)
+    n = max(2, int(np.ceil((length + 2 * abs(bow)) / spacing)) + 1)
+    t = np.linspace(0.0, 1.0, n, dtype=np.float32)[:, None]
+    return (1 - t) ** 2 * a + 2 * (1 - t) * t * control + t**2 * b
+
+
+def _along(path: np.ndarray, spacing: float) -> np.ndarray:
+    """Points at most `spacing` pixels apart along a path (its ends included)."""
+    steps = np.diff(path, axis=0)
+    counts = np.maximum(1, np.ceil(np.hypot(steps[:, 0], steps[:, 1]) / spacing)).astype(int)
+    which = np.repeat(np.arange(len(steps)), counts)
+    first = np.repeat(np.cumsum(counts) - counts, counts)
+    share = (np.arange(len(which)) - first) / np.repeat(counts, counts)
+    points = path[which] + steps[which] * share[:, None].astype(np.float32)
+    return np.concatenate([points, path[-1:]])
+
+
+class _Obstacles:
+    """What a link should not run over, drawn at a quarter of the canvas's resolution: the
+    pattern's ringed and struck candidates, the solved cells' digits and the links drawn so far
+    (measuring a path against a map costs a lookup per point, whatever is on it)."""
+
+    SCALE = 4
+
+    def __init__(self, shape: tuple[int, ...], size: int, radius: float) -> None:
+        self.size = size
+        self.radius = radius
+        self.map = np.zeros((shape[0] // self.SCALE + 1, shape[1] // self.SCALE + 1), np.uint8)
+
+    def _points(self, points: np.ndarray) -> np.ndarray:
+        return np.round(np.asarray(points, np.float32) / self.SCALE).astype(np.int32)
+
+    def add_candidates(self, points: list[tuple[float, float]]) -> None:
+        """Ringed or struck candidates: kept clear by a little more than their ring."""
+        keep = max(1, round(1.1 * self.radius / self.SCALE))
+        for x, y in self._points(np.reshape(points, (-1, 2))):
+            cv2.circle(self.map, (int(x), int(y)), keep, 1, -1)
+
+    def add_digit(self, top: tuple[float, float], bottom: tuple[float, float]) -> None:
+        """A solved cell's digit, standing from `top` to `bottom` (the places of its candidates
+        2 and 8), half a cell wide."""
+        (x0, y0), (x1, y1) = self._points(np.float32([top, bottom]))
+        width = max(1, round(self.size / 2 / self.SCALE))
+        cv2.line(self.map, (int(x0), int(y0)), (int(x1), int(y1)), 1, width)
+
+    def add_path(self, path: np.ndarray, width: float) -> None:
+        """A link drawn: kept clear by `width` pixels on either side."""
+        thickness = max(1, round(2 * width / self.SCALE))
+        cv2.polylines(self.map, [self._points(path)], False, 1, thickness)
+
+    def cost(self, samples: np.ndarray) -> float:
+        """How many of a path's `samples` lie on an obstacle, a point off the canvas counting
+        four."""
+        at = self._points(samples)
+        inside = (
+            (at >= 0).all(axis=1) & (at[:, 0] < self.map.shape[1]) & (at[:, 1] < self.map.shape[0])
+        )
+        on = float(self.map[at[inside, 1], at[inside, 0]].sum())
+        return on + 4.0 * float((~inside).sum())
+
+
+def _link_path(a: np.ndarray, b: np.ndarray, obstacles: _Obstacles) -> np.ndarray:
+    """The path of a link from `a` to `b`: straight when nothing lies in its way, else the bow
+    (`_BOWS`) that runs over the fewest obstacles (a straight line along a row of candidates
+    would hide the digits it crosses and the links it runs along). The rings round its own
+    ends are not in its way."""
+    size, clear = obstacles.size, 1.2 * obstacles.radius
+    best, least = a[None], np.inf
+    for bow in _BOWS:
+        path = _bowed(a, b, bow * size, size / 12)
+        away = (np.linalg.norm(path - a, axis=1) > clear) & (
+            np.linalg.norm(path - b, axis=1) > clear
+        )
+        cost = obstacles.cost(path[away])
+        if cost < least:
+            best, least = path, cost
+        if cost == 0:
+            break
+    return best
+
+
+def _trimmed(path: np.ndarray, radius: float) -> np.ndarray | None:
+    """The part of `path` outside the rings of radius `radius` round its ends; None when the
+    rings cover it all."""
+    fine = _along(path, 2.0)
+    outside = (np.linalg.norm(fine - path[0], axis=1) > radius) & (
+        np.linalg.norm(fine - path[-1], axis=1) > radius
+    )
+    index = np.flatnonzero(outside)
+    if len(index) < 2:
+        return None
+    return fine[index[0] : index[-1] + 1]
+
+
+def _draw_link(mask: np.ndarray, path: np.ndarray, width: int, dash: float, tip: float) -> None:
+    """Draw a link's path (a fine polyline) with an arrow head `tip` pixels long at its end,
+    solid or in dashes `dash` pixels long (0 for solid)."""
+    steps = np.linalg.norm(np.diff(path, axis=0), axis=1)
+    walked = np.concatenate([[0.0], np.cumsum(steps)])
+    length = float(walked[-1])
+    tip = min(tip, length / 2)
+    head = int(np.searchsorted(walked, length - tip))
+    body = path[: head + 1]
+    if dash:
+        phase = (walked[: head + 1] // dash).astype(int) % 2 == 0
+        pieces = np.split(body, np.flatnonzero(np.diff(phase.astype(int))) + 1)
+        starts = np.split(phase, np.flatnonzero(np.diff(phase.astype(int))) + 1)
+        lines = [
+            piece for piece, on in zip(pieces, starts, strict=True) if on[0] and len(piece) > 1
+        ]
+    else:
+        lines = [body]
+    for line in lines:
+        cv2.polylines(mask, [np.round(line).astype(np.int32)], False, 255, width, cv2.LINE_AA)
+    cv2.arrowedLine(mask, _int(path[head]), _int(path[-1]), 255, width, cv2.LINE_AA, tipLength=1.0)
 
 
 def _int(point: np.ndarray) -> tuple[int, int]:
@@ -228,28 +347,22 @@ def render_step(
     canvas.paint(digits, PATTERN, 1.0)
 
     strong, weak = canvas.blank(), canvas.blank()
+    obstacles = _Obstacles(strong.shape, size, radius)
+    obstacles.add_candidates([canvas.point(candidate) for candidate in marked])
+    solved = [] if grid is None else [member for member in range(81) if grid.values[member]]
+    for member in solved + [member for member, _ in step.placements]:
+        obstacles.add_digit(canvas.point((member, 2)), canvas.point((member, 8)))
     for link in step.links:
         a = np.float32(canvas.point(link.start))
         b = np.float32(canvas.point(link.end))
-        direction = b - a
-        length = float(np.linalg.norm(direction))
-        if length <= 2 * radius:
+        path = _trimmed(_link_path(a, b, obstacles), radius)
+        if path is None:
             continue
-        a, b = a + direction * (radius / length), b - direction * (radius / length)
+        obstacles.add_path(path, 3.0 * line)
         if link.strong:
-            cv2.arrowedLine(
-                strong,
-                _int(a),
-                _int(b),
-                255,
-                line,
-                cv2.LINE_AA,
-                tipLength=min(0.5, size / 4 / max(length, 1)),
-            )
+            _draw_link(strong, path, line, 0.0, size / 4)
         else:
-            _dashed(weak, a, b, line, size / 6)
-            tip = b - (b - a) * min(0.5, size / 4 / max(length, 1))
-            cv2.arrowedLine(weak, _int(tip), _int(b), 255, line, cv2.LINE_AA, tipLength=1.0)
+            _draw_link(weak, path, line, size / 6, size / 4)
     canvas.paint(strong, PATTERN, 0.95)
     canvas.paint(weak, WEAK_LINK, 0.95)
 
