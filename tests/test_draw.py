@@ -203,3 +203,33 @@ def test_a_link_bows_round_a_solved_cell_it_would_cross() -> None:
     assert orange.sum() > cell  # the link is drawn
     given = orange[round(0.1 * cell) : round(0.9 * cell), round(1.25 * cell) : round(1.75 * cell)]
     assert not given.any()
+
+
+def test_a_finned_fish_names_its_fins_and_draws_them_apart_from_its_base() -> None:
+    """The fin the sentence names is the cell drawn in its own colour, not like the base."""
+    from sudoku_lens.draw.hint import CELL_TINT, FIN_TINT, render_step
+    from sudoku_lens.hints import find_hints
+    from sudoku_lens.logic import parse_state
+
+    state = parse_state(
+        "095008006030002000480000000073900050000304000060001790000000075000400020900200830"
+    )
+    (step,) = find_hints(state, technique="finned-x-wing")
+    assert step.fins == (73,) and "the fin r9c2" in step.explanation  # r9c2
+    assert set(step.fins) < set(step.cells) and step.to_json()["fins"] == ["r9c2"]
+    cell = 64
+    bgra = render_step(step, cell, state).astype(int)
+
+    def tint(member: int) -> np.ndarray:
+        row, col = divmod(member, 9)
+        corner = bgra[
+            row * cell + 4 : row * cell + 8, col * cell + cell - 8 : col * cell + cell - 4
+        ]
+        return corner[..., :3].reshape(-1, 3).mean(axis=0)
+
+    base = next(member for member in step.cells if member not in step.fins)
+
+    def nearer_to(member: int) -> tuple[int, int, int]:
+        return min((FIN_TINT, CELL_TINT), key=lambda c: float(np.abs(tint(member) - c).sum()))
+
+    assert nearer_to(73) == FIN_TINT and nearer_to(base) == CELL_TINT

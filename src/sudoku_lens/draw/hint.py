@@ -3,7 +3,8 @@
 The step is drawn upright into a square canvas that stands for the grid, then warped onto the
 photo with the grid's corners (`overlay.composite`), like the answer is:
 
-- the units of the pattern lightly tinted, the cells that prove the step highlighted in amber;
+- the units of the pattern lightly tinted, the cells that prove the step highlighted in amber
+  (a finned fish's fins in violet);
 - with a state given, the candidates left in those cells (but a cell getting its digit) written
   small in grey, each digit in its own ninth of the cell (1 top left, 9 bottom right), as people
   pencil them;
@@ -37,6 +38,8 @@ UNIT_TINT = (235, 190, 120)
 """BGR: a pale blue for the pattern's units."""
 CELL_TINT = (40, 190, 255)
 """BGR: amber for the cells that prove the step."""
+FIN_TINT = (230, 140, 200)
+"""BGR: violet for a finned fish's fins, apart from its base cells."""
 PENCIL = (90, 90, 90)
 """BGR: the grey of the candidates left in a cell."""
 PATTERN = (40, 150, 20)
@@ -309,10 +312,11 @@ def render_step(
             cv2.rectangle(mask, *canvas.box(member), 255, -1)
     canvas.paint(mask, UNIT_TINT, 0.28)
 
-    mask = canvas.blank()
+    mask, fins = canvas.blank(), canvas.blank()
     for member in step.cells:
-        cv2.rectangle(mask, *canvas.box(member, line), 255, -1)
+        cv2.rectangle(fins if member in step.fins else mask, *canvas.box(member, line), 255, -1)
     canvas.paint(mask, CELL_TINT, 0.45)
+    canvas.paint(fins, FIN_TINT, 0.45)
 
     if grid is not None:
         mask = canvas.blank()

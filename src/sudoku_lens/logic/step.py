@@ -46,6 +46,8 @@ class Step:
     """The units the pattern lives in (0-8 rows, 9-17 columns, 18-26 boxes)."""
     links: tuple[Link, ...] = ()
     """The chain's links, in order, for chains and loops."""
+    fins: tuple[int, ...] = ()
+    """A finned or sashimi fish's fins: cells of `cells` outside the cover (drawn apart)."""
 
     def to_json(self) -> dict[str, Any]:
         """The step as the command line and the web API print it."""
@@ -65,7 +67,7 @@ class Step:
                 for link in self.links
             ],
             "explanation": self.explanation,
-        }
+        } | ({"fins": [cell_name(c) for c in self.fins]} if self.fins else {})
 
     def contradictions(self, solution: str) -> list[str]:
         """What this step gets wrong against the puzzle's solution (an 81-character line): a

@@ -266,6 +266,7 @@ def _finned_step(
         cells=pattern,
         candidates=tuple((cell, digit) for cell in pattern),
         units=base_units + cover_units + (18 + box,),
+        fins=fins,
     )
 
 
