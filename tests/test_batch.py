@@ -860,3 +860,13 @@ def test_an_error_record_names_the_photo_as_its_source_does(
     assert record["source"] == "broken.jpg"
     assert record["error"].startswith("broken.jpg ") and str(tmp_path) not in record["error"]
     capsys.readouterr()
+
+
+def test_the_help_names_every_field_of_a_record(capsys: pytest.CaptureFixture[str]) -> None:
+    """`batch --help` lists the record's fields as they are written, in their order."""
+    from sudoku_lens.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["batch", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert ", ".join(FIELDS) in text

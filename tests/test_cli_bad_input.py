@@ -106,7 +106,7 @@ def test_named_pipes_are_refused_without_blocking(tmp_path: Path) -> None:
     assert "pipe.jpg is not a regular file" in assert_one_line_error(
         cli("solve", "pipe.jpg", cwd=tmp_path)
     )
-    assert "pipe is not a file of puzzles" in assert_one_line_error(
+    assert "pipe is not a regular file (a pipe or a device)" in assert_one_line_error(
         cli("solve", "pipe", cwd=tmp_path)
     )
 

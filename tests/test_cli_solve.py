@@ -91,7 +91,7 @@ def test_files_that_hold_no_puzzle_text(capsys, tmp_path: Path) -> None:
     empty.write_text("# nothing here\n\n")
     for source, message in [
         (binary, "is not a text file of puzzles"),
-        (tmp_path, "is not a file of puzzles"),
+        (tmp_path, "is a folder, not a file"),
         (empty, "no puzzle found in"),
     ]:
         code, _, err = run([str(source)], capsys)
@@ -228,7 +228,10 @@ def test_a_named_pipe_is_refused_without_waiting_on_it(capsys, tmp_path: Path) -
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     code, _, err = run([str(fifo)], capsys)
-    assert code == 2 and err == f"sudoku-lens: error: {fifo} is not a file of puzzles\n"
+    assert (
+        code == 2
+        and err == f"sudoku-lens: error: {fifo} is not a regular file (a pipe or a device)\n"
+    )
 
 
 def test_check_applies_to_photos_only(capsys) -> None:

@@ -316,7 +316,7 @@ def test_givens_alone_without_one_answer_are_reported(
 
     captured = capsys.readouterr()
     assert json.loads(captured.out)["status"] == "several solutions"
-    assert "printed givens read from" in captured.err
+    assert f"the printed givens read from {photo} have several solutions" in captured.err
     assert "handwritten entries are not givens" in captured.err
 
 

@@ -28,13 +28,17 @@ def add_parser(subparsers: Any) -> None:
         "batch",
         help="read and solve many photos and puzzle files, on every core or a Dask cluster",
         description="Solve every photo and puzzle in INPUT... and write one record per item "
-        "to RESULTS, in input order: source, line, kind, grid, kinds, givens, solution, status, "
-        "rating, level, seconds, error. An INPUT is a photo, a folder (searched recursively for "
-        "image files), a glob pattern (quote it), a text file listing paths, or a puzzle file "
-        "(one puzzle per line, or 9-row grids). A bad item gives a record with its error and "
-        "the batch goes on. Exit code 0 only when every item was solved.",
+        "to RESULTS, in input order: source, line, kind, grid, read, kinds, givens, solution, "
+        "status, wrong_entries, unsure_entries, rating, level, seconds, error. An INPUT is a "
+        "photo, a folder (searched recursively for image files), a glob pattern (quote it), a "
+        "text file listing paths, or a puzzle file (one puzzle per line, or 9-row grids). A bad "
+        "item gives a record with its error and the batch goes on. Exit code 0 only when every "
+        "item was solved and no photo holds a wrong entry, 2 when an item gave an error record, "
+        "else 1.",
     )
-    parser.add_argument("inputs", nargs="+", metavar="INPUT", help="photo, folder, pattern, list")
+    parser.add_argument(
+        "inputs", nargs="+", metavar="INPUT", help="photo, folder, pattern, list or puzzle file"
+    )
     parser.add_argument(
         "-o",
         "--output",

@@ -60,7 +60,7 @@ def add_parser(subparsers: Any) -> None:
         "--output",
         metavar="FILE",
         help="for a photo: the picture to write (.png, .jpg, .bmp, .tif or .webp; default "
-        "<photo>-solved.png); "
+        "<photo>-solved.png, or <photo>-checked.png with --check); "
         "for puzzle text: write one line per puzzle to FILE, in input order: the 81-digit "
         "solution, or 'error: ...' for a puzzle with no solution, several, or unreadable text",
     )
@@ -106,7 +106,10 @@ def read_text(source: str) -> str:
         except OSError as exc:
             raise SudokuLensError(f"cannot read {source}: {exc.strerror}") from None
     if exists:
-        raise PuzzleFormatError(f"{source} is not a file of puzzles")
+        what = (
+            "a folder, not a file" if path.is_dir() else "not a regular file (a pipe or a device)"
+        )
+        raise PuzzleFormatError(f"{source} is {what}")
     if len(source.strip()) >= 81 or set(source) <= _PUZZLE_CHARACTERS:
         return source
     raise PuzzleFormatError(f"no such file: {source} (and it is not an 81-character puzzle)")

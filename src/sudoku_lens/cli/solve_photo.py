@@ -168,18 +168,18 @@ def _failure(result: PhotoSolution, photo: str) -> str:
     from sudoku_lens.puzzle.text import find_conflict
 
     if result.status.value == "several solutions":
-        verdict = "has several solutions"
+        verdict = "several solutions"
     else:
         conflict = find_conflict(format_line(result.grid))
-        verdict = f"has no solution ({conflict})" if conflict else "has no solution"
+        verdict = f"no solution ({conflict})" if conflict else "no solution"
     if result.reading.entries.any():
         return (
-            f"the printed givens read from {photo} {verdict} (handwritten entries are not "
+            f"the printed givens read from {photo} have {verdict} (handwritten entries are not "
             "givens, so they cannot be checked); check the grid read against the photo "
             "(--debug DIR shows each reading stage)"
         )
     return (
-        f"the puzzle read from {photo} {verdict}; check the grid read against the photo "
+        f"the puzzle read from {photo} has {verdict}; check the grid read against the photo "
         "(--debug DIR shows each reading stage)"
     )
 

@@ -303,7 +303,8 @@ def format_report(evaluation: Evaluation, worst: int = 10) -> str:
     if known:
         lines += [
             "",
-            f"kinds read exactly: {evaluation.kinds_exact}/{known}",
+            f"kinds read exactly: {evaluation.kinds_exact}/{known}"
+            + (" (the photos whose kinds are known)" if known < n else ""),
             f"photos without handwriting read with a handwritten cell: "
             f"{evaluation.called_handwritten}",
             "digits right by kind: "
