@@ -24,7 +24,7 @@ from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.patterns.chains import length_bonus
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Candidate, Link, Step, a_digit
-from sudoku_lens.logic.units import PEER_SETS, UNIT_SETS, cell_name, unit_name
+from sudoku_lens.logic.units import PEER_SETS, UNIT_SETS, cell_name, common_units, unit_name
 
 DIGITS_OF: tuple[tuple[int, ...], ...] = tuple(
     tuple(d + 1 for d in range(9) if mask >> d & 1) for mask in range(512)
@@ -183,7 +183,7 @@ def _trace(grid: CandidateGrid, assumption: Candidate, nested: bool = False) -> 
             if placed[d] >> cell & 1:
                 continue
             if not cands[cell] >> (d - 1) & 1:
-                trace.broken = f"{cell_name(cell)} could not be {d} as forced"
+                trace.broken = _clash(cell, d, removed_by.get((cell, d)))
                 trace.broken_by = ((cell, d), removed_by.get((cell, d)))
                 trace.broken_digit = d
                 return trace
@@ -232,6 +232,19 @@ def _trace(grid: CandidateGrid, assumption: Candidate, nested: bool = False) -> 
             continue
         if not nested or not _nested_round(cands, dc, placed, trace, todo) or trace.broken:
             return trace
+
+
+def _clash(cell: int, digit: int, by: Candidate | None) -> str:
+    """In words, why a single the assumption forces cannot be made: `by` took its digit away
+    (a placement in the cell itself or in a cell it sees; None: an inner chain)."""
+    name = cell_name(cell)
+    if by is None:
+        return f"{name} would have to be {digit}, which a chain on the way ruled out"
+    other, placed = by
+    if other == cell:
+        return f"{name} would have to be {digit} as well as {placed}"
+    unit = unit_name(common_units((cell, other))[0])
+    return f"{name} would have to be {digit} too, in {unit} with {cell_name(other)}"
 
 
 def _nested_round(
