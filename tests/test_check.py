@@ -634,3 +634,32 @@ def test_live_mode_rings_an_unsure_entry_in_orange(
     assert orange_pixels(last.frame[box]) > orange_pixels(frame[box]) + 50
     b, g, red = (last.frame[box][..., k].astype(int) for k in range(3))
     assert not ((red > 120) & (g < 50) & (b < 50)).any(), "no red of a wrong entry's mark"
+
+
+def test_a_photo_hint_draws_the_digits_of_earlier_hints_into_the_photo(
+    sample: SyntheticFilledPhoto, reading: Reading, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A digit sent back as an entry where the page shows none (an earlier hint's, or one
+    typed in) is drawn into the photo like the answer's digits; it was left out of the picture."""
+    from sudoku_lens.hints import hint_photo
+    from sudoku_lens.read import reader
+
+    monkeypatch.setattr(reader, "read_photo", lambda source: reading)
+    entries = answer_reading(reading).entries.copy()
+    (r, c) = (int(v) for v in np.argwhere((reading.grid == 0) & (reading.kinds == EMPTY))[0])
+    entries[r, c] = sample.photo.solution[r, c]
+    found = hint_photo(sample.photo.image, entries=entries)
+    assert found.step is not None and (r * 9 + c, int(entries[r, c])) not in found.step.placements
+    square = np.float32([[0, 0], [9, 0], [9, 9], [0, 9]])
+    to_photo = cv2.getPerspectiveTransform(square, np.float32(reading.corners))
+    centre = cv2.perspectiveTransform(np.float32([[[c + 0.5, r + 0.5]]]), to_photo)[0, 0]
+    x, y = (int(v) for v in centre)
+    half = int(np.linalg.norm(reading.corners[1] - reading.corners[0]) / 9 / 3)
+
+    def blue_ink(image: np.ndarray) -> int:
+        patch = image[y - half : y + half, x - half : x + half].astype(int)
+        b, g, red = patch[..., 0], patch[..., 1], patch[..., 2]
+        return int(((b - red > 80) & (b - g > 40)).sum())
+
+    assert blue_ink(sample.photo.image) == 0
+    assert blue_ink(found.image) > 10

@@ -95,6 +95,27 @@ class PhotoHint:
         }
 
 
+def _with_digits_not_on_paper(
+    reading: Reading, entries: np.ndarray, state: CandidateGrid, digit_height: float
+) -> np.ndarray:
+    """A copy of the photo with the entries placed in cells where the photo shows no digit
+    drawn in, as the answer's digits are: those of earlier hints and those typed in, which are
+    in the state but not on the page (where nothing is, the photo is copied as it is)."""
+    from sudoku_lens.draw import draw_solution
+
+    placed = np.array(state.values, np.uint8).reshape(9, 9)
+    off_paper = (entries > 0) & (reading.grid == 0) & (placed > 0)
+    if not off_paper.any():
+        return reading.image.copy()
+    return draw_solution(
+        reading.image,
+        reading.corners,
+        np.where(off_paper, 0, 1),
+        placed,
+        digit_height=digit_height,
+    )
+
+
 def hint_photo(
     source: str | os.PathLike[str] | bytes | np.ndarray,
     *,
@@ -157,16 +178,15 @@ def hint_photo(
     timings["hint"] = time.perf_counter() - stage
 
     stage = time.perf_counter()
+    image = _with_digits_not_on_paper(reading, answer.entries, state, answer.digit_height)
     if steps:
         image = draw_step(
-            reading.image,
+            image,
             reading.corners,
             steps[0],
             state,
             digit_height=answer.digit_height,
         )
-    else:
-        image = reading.image.copy()
     timings["draw"] = time.perf_counter() - stage
     timings["total"] = time.perf_counter() - start
     return PhotoHint(
