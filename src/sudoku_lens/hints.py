@@ -95,18 +95,18 @@ class PhotoHint:
         }
 
 
-def _with_digits_not_on_paper(
+def _digits_not_on_paper(
     reading: Reading, entries: np.ndarray, state: CandidateGrid, digit_height: float
-) -> np.ndarray:
+) -> np.ndarray | None:
     """A copy of the photo with the entries placed in cells where the photo shows no digit
     drawn in, as the answer's digits are: those of earlier hints and those typed in, which are
-    in the state but not on the page (where nothing is, the photo is copied as it is)."""
+    in the state but not on the page. None when there is none."""
     from sudoku_lens.draw import draw_solution
 
     placed = np.array(state.values, np.uint8).reshape(9, 9)
     off_paper = (entries > 0) & (reading.grid == 0) & (placed > 0)
     if not off_paper.any():
-        return reading.image.copy()
+        return None
     return draw_solution(
         reading.image,
         reading.corners,
@@ -178,7 +178,8 @@ def hint_photo(
     timings["hint"] = time.perf_counter() - stage
 
     stage = time.perf_counter()
-    image = _with_digits_not_on_paper(reading, answer.entries, state, answer.digit_height)
+    drawn = _digits_not_on_paper(reading, answer.entries, state, answer.digit_height)
+    image = reading.image if drawn is None else drawn
     if steps:
         image = draw_step(
             image,
@@ -187,6 +188,8 @@ def hint_photo(
             state,
             digit_height=answer.digit_height,
         )
+    elif drawn is None:
+        image = image.copy()
     timings["draw"] = time.perf_counter() - stage
     timings["total"] = time.perf_counter() - start
     return PhotoHint(
