@@ -471,7 +471,7 @@ def test_a_hint_continues_from_the_entries_as_edited_in_the_grid(page, tmp_path,
     assert entries[wrong[1]] == str(sample.filled.digits.ravel()[wrong[1]])
     body = answer.value.json()
     assert body["grid"][wrong[0]] == solution[wrong[0]] and body["grid"][right[0]] == "0"
-    assert body["wrong_entries"] == [cell_name(i) for i in wrong[1:]]
+    assert [entry["cell"] for entry in body["wrong_entries"]] == [cell_name(i) for i in wrong[1:]]
     expect(page.locator("#hint-text")).to_be_visible()
     placed = [
         i
@@ -522,8 +522,9 @@ def test_after_a_hint_the_entry_marks_follow_the_hint_answer(page, tmp_path, mon
     with page.expect_response("**/api/hint") as answer:
         page.click("#hint")
     body = answer.value.json()
-    assert body["wrong_entries"] == [cell_name(i) for i in sorted([*wrong, edited_at])]
-    assert body["unsure_entries"] == [cell_name(unsure_at)]
+    named = [entry["cell"] for entry in body["wrong_entries"]]
+    assert named == [cell_name(i) for i in sorted([*wrong, edited_at])]
+    assert [entry["cell"] for entry in body["unsure_entries"]] == [cell_name(unsure_at)]
     expect(page.locator("#message")).to_contain_text("4 of your entries are wrong")
     classes = page.eval_on_selector_all("#grid input", "cells => cells.map(c => c.className)")
     assert [i for i, c in enumerate(classes) if "wrong" in c.split()] == sorted([*wrong, edited_at])

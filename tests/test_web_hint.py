@@ -131,7 +131,9 @@ def test_a_photo_hint_continues_from_the_entries_sent_not_those_read(
         return response.json()
 
     as_read = hint(None)
-    assert as_read["wrong_entries"] == [cell_name(i) for i in mistakes]
+    assert as_read["wrong_entries"] == [
+        {"cell": cell_name(i), "written": int(read[i])} for i in mistakes
+    ]  # as /api/solve names them, but without the right digit: a hint does not give it away
     assert all(as_read["grid"][i] == str(solution[i]) for i in right)
 
     cleared, corrected, added, wrongly_added = right[0], mistakes[0], empty[0], empty[1]
@@ -145,7 +147,7 @@ def test_a_photo_hint_continues_from_the_entries_sent_not_those_read(
     expected = np.where(givens > 0, givens, 0)
     expected[placed] = solution[placed]
     assert body["grid"] == "".join(str(d) for d in expected)
-    assert body["wrong_entries"] == sorted(
+    assert [entry["cell"] for entry in body["wrong_entries"]] == sorted(
         (cell_name(i) for i in (*mistakes[1:], wrongly_added)),
         key=lambda name: (name[1], name[3]),
     )
@@ -191,7 +193,7 @@ def test_entries_sent_as_read_keep_their_uncertainty(client, filled, monkeypatch
     assert [e["cell"] for e in solved["unsure_entries"]] == [cell_name(right[0])]
     assert [e["cell"] for e in solved["wrong_entries"]] == [cell_name(i) for i in mistakes]
     hint = client.post("/api/hint", files=files, data={"entries": as_read}).json()
-    assert hint["unsure_entries"] == [cell_name(right[0])]
+    assert [entry["cell"] for entry in hint["unsure_entries"]] == [cell_name(right[0])]
     assert hint["grid"][right[0]] == str(read[right[0]])  # right, so the hint goes on from it
     typed = read.copy()
     typed[right[0]] = typed[right[0]] % 9 + 1
@@ -242,8 +244,9 @@ def test_the_readme_loop_of_hints_keeps_naming_the_wrong_entries(
     assert len(answers) == 3
     placed: set[str] = set()  # a hint may place the right digit over a wrong entry
     for answer in answers:
-        assert answer["wrong_entries"] == [name for name in names if name not in placed]
-        assert answer["unsure_entries"] == [cell_name(unsure)]
+        wrong = [entry["cell"] for entry in answer["wrong_entries"]]
+        assert wrong == [name for name in names if name not in placed]
+        assert [entry["cell"] for entry in answer["unsure_entries"]] == [cell_name(unsure)]
         assert answer["grid"][unsure] == str(read[unsure])  # right, so the hints use it
         cells = {placement.split("=")[0] for placement in answer["placements"]}
         assert not cells & placed  # each hint goes on from the ones before

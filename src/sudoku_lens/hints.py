@@ -81,6 +81,18 @@ class PhotoHint:
         placed[np.array(self.state.values).reshape(9, 9) > 0] = 0
         return "".join(map(str, np.where(placed > 0, placed, self.entries).ravel()))
 
+    def checked_json(self) -> dict[str, list[dict[str, Any]]]:
+        """`wrong_entries` and `unsure_entries` as `solve --json` gives them, `{"cell": "r3c4",
+        "written": 5}` each, without the right digit: a hint does not give it away."""
+        written = self.entries.reshape(-1)
+        return {
+            key: [{"cell": cell_name(c), "written": int(written[c])} for c in cells]
+            for key, cells in (
+                ("wrong_entries", self.wrong_entries),
+                ("unsure_entries", self.unsure_entries),
+            )
+        }
+
     def to_json(self) -> dict[str, Any]:
         """The reading's grid and corners, the state, the wrong entries and the steps."""
         return {
@@ -88,8 +100,7 @@ class PhotoHint:
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.reading.corners],
             "rotation": int(self.reading.rotation),
             "corrected_cells": [[int(r), int(c)] for r, c in self.corrected_cells],
-            "wrong_entries": [cell_name(c) for c in self.wrong_entries],
-            "unsure_entries": [cell_name(c) for c in self.unsure_entries],
+            **self.checked_json(),
             "steps": [step.to_json() for step in self.steps],
             "seconds": round(self.timings.get("total", 0.0), 4),
         }

@@ -166,17 +166,15 @@ def _print(
     steps: list[Step], args: argparse.Namespace, complete: bool, found: PhotoHint | None
 ) -> None:
     """Print the steps; a photo's single step in JSON also names the entries left out of it
-    (`wrong_entries`, `unsure_entries`: cell names), as `POST /api/hint` does."""
+    (`wrong_entries`, `unsure_entries`: `{"cell": "r3c4", "written": 5}` each), as
+    `POST /api/hint` does."""
     if args.json:
         if args.every:
             print(json.dumps([step.to_json() for step in steps]))
             return
         record = steps[0].to_json() if steps else {"technique": None}
         if found is not None:
-            from sudoku_lens.logic.units import cell_name
-
-            record["wrong_entries"] = [cell_name(cell) for cell in found.wrong_entries]
-            record["unsure_entries"] = [cell_name(cell) for cell in found.unsure_entries]
+            record |= found.checked_json()
         print(json.dumps(record))
         return
     if complete:

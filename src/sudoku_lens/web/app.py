@@ -33,7 +33,6 @@ from starlette.exceptions import HTTPException
 from sudoku_lens import __version__
 from sudoku_lens.errors import ImageError, SudokuLensError
 from sudoku_lens.live import LiveSolver
-from sudoku_lens.logic.units import cell_name
 from sudoku_lens.pipeline import solve_photo
 from sudoku_lens.puzzle import grid_json, parse_puzzle
 from sudoku_lens.read.formats import SUPPORTED, image_format, unsupported_format
@@ -446,7 +445,8 @@ def create_app(
         grid), `grid` (the digits the step was found in) and `after` (`puzzle` and
         `eliminations`: the state once the step is made, to send back for the next hint). Send a
         photo (multipart `file`) or a puzzle (JSON `puzzle`). For a photo the answer adds
-        `wrong_entries` and `unsure_entries` (cell names: entries left out as wrong or too
+        `wrong_entries` and `unsure_entries` (`{"cell": "r3c4", "written": 5}` each, as
+        `/api/solve` gives them but without the right digit: entries left out as wrong or too
         unclear to check) and `after.entries` (the person's entries, wrong and unsure ones kept,
         plus the step's digits: send it back as `entries`, with `after.eliminations` as
         `eliminations`, and the next hint reports the same wrong entries)."""
@@ -615,8 +615,7 @@ def _photo_hint_json(data: bytes, fields: dict[str, str]) -> dict[str, Any]:
     payload["image"] = encode_jpeg_data_url(found.image)
     payload["corners"] = corners_json(found.reading.corners)
     payload["corrected_cells"] = [[int(r), int(c)] for r, c in found.corrected_cells]
-    payload["wrong_entries"] = [cell_name(cell) for cell in found.wrong_entries]
-    payload["unsure_entries"] = [cell_name(cell) for cell in found.unsure_entries]
+    payload |= found.checked_json()
     payload["after"]["entries"] = found.entries_after()
     return payload
 

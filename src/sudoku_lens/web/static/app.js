@@ -628,7 +628,7 @@ async function nextHint() {
     for (const i of hints.now) hints.placed.add(i);
     // A digit the hint places in the cell of a wrong or unsure entry replaces that entry; a
     // wrong one is named, so that the person learns of the mistake.
-    const sentWrong = new Set(body.wrong_entries.map(cellIndex));
+    const sentWrong = new Set(body.wrong_entries.map((e) => cellIndex(e.cell)));
     for (const i of hints.now) {
       if (sentWrong.has(i) && editor.entries[i] !== "0") {
         replaced.push(`your ${editor.entries[i]} in r${Math.floor(i / 9) + 1}c${(i % 9) + 1}`);
@@ -641,7 +641,7 @@ async function nextHint() {
   hints.puzzle = body.after.puzzle;
   hints.eliminations = body.after.eliminations;
   // The marks follow the hint's check of the entries sent (the last solve may be older).
-  const marked = (names) => names.map(cellIndex).filter((i) => !hints.now.has(i));
+  const marked = (entries) => entries.map((e) => cellIndex(e.cell)).filter((i) => !hints.now.has(i));
   editor.wrong = new Map(
     marked(body.wrong_entries).map((i) => [i, editor.solution ? editor.solution[i] : null]),
   );
