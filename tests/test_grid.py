@@ -200,6 +200,23 @@ def test_a_grid_running_off_the_photo_is_refused_naming_the_edge() -> None:
         check_whole(lattice, 400, 400, inked)
 
 
+@pytest.mark.parametrize(
+    ("keep", "edge"),
+    [((slice(None), slice(None, 900)), "right"), ((slice(None, 700), slice(None)), "bottom")],
+)
+def test_a_block_of_a_grid_running_off_the_photo_is_not_taken_for_the_grid(
+    keep: tuple[slice, slice], edge: str
+) -> None:
+    """With most of the grid cut away, its top-left box (whose lines run on past its sides)
+    once passed for the whole grid and read as an empty puzzle: it is refused, naming the edge."""
+    from sudoku_lens.errors import GridCutOffError
+    from sudoku_lens.synth import EXAMPLE_PATH
+
+    photo = cv2.imread(str(EXAMPLE_PATH))[keep]
+    with pytest.raises(GridCutOffError, match=f"the grid runs off the {edge} edge of the photo"):
+        read_photo(photo)
+
+
 def test_blank_image_has_no_grid() -> None:
     with pytest.raises(GridNotFoundError, match="no Sudoku grid found"):
         locate_grid(np.full((480, 640, 3), 200, np.uint8))

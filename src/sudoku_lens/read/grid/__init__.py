@@ -9,7 +9,8 @@ The search runs on a grayscale copy halved until it is at most WORK_SIDE pixels,
    scored by how clearly its weakest lines and its box lines stand out.
 3. `search`: the best candidate wins, its score weighed by how the photo frames it (larger and
    nearer the middle first) (`locate_grid`, which runs every stage and can record what it
-   considered in a `GridSearch`).
+   considered in a `GridSearch`); `blocks` turns down a candidate whose lines run on past its
+   outline: a block of a grid cut off by the photo's edge, refused naming that edge.
 4. `lattice`: each of the 20 lines followed piece by piece through the strongest ink; their 100
    crossings, mapped back to the photo, are the lattice, its outer ones the corners.
 5. `cells`: the grid rectified and every cell cut through its own four crossings with a margin.

@@ -69,8 +69,12 @@ def check_whole(lattice: np.ndarray, height: int, width: int, inked: np.ndarray)
     row, col = np.unravel_index(int(np.argmax(np.where(cut, share, -1.0))), share.shape)
     x, y = lattice[row : row + 2, col : col + 2].reshape(4, 2).mean(axis=0)
     beyond = {"left": -x, "right": x - width, "top": -y, "bottom": y - height}
-    edge = max(beyond, key=lambda side: beyond[side])
-    raise GridCutOffError(
+    raise cut_off_error(max(beyond, key=lambda side: beyond[side]))
+
+
+def cut_off_error(edge: str) -> GridCutOffError:
+    """The error for a grid that runs off the photo's `edge` (top, right, bottom or left)."""
+    return GridCutOffError(
         f"the grid runs off the {edge} edge of the photo: take the photo with the whole grid in it"
     )
 

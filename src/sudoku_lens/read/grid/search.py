@@ -8,12 +8,13 @@ for `sudoku_lens.debug` to draw, also when no grid is found.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from sudoku_lens.errors import GridNotFoundError
+from sudoku_lens.read.grid.blocks import continuing_sides, cut_edge
 from sudoku_lens.read.grid.candidates import (
     MIN_AREA,
     MIN_PART,
@@ -24,7 +25,7 @@ from sudoku_lens.read.grid.candidates import (
     hull_quads,
     sharp_strength,
 )
-from sudoku_lens.read.grid.cells import GridLocation, cut_cells
+from sudoku_lens.read.grid.cells import GridLocation, cut_cells, cut_off_error
 from sudoku_lens.read.grid.combs import MIN_SCORE, grid_score, refine_quad
 from sudoku_lens.read.grid.geometry import (
     WORK_SIDE,
@@ -103,7 +104,9 @@ def locate_grid(
     and then, in a photo that was halved for the search, on that ink measured before the last
     halving: a one-pixel grey rule halved to half a pixel falls below the ink floor, while its
     ink measured first and then halved keeps half its strength.
-    Raises GridNotFoundError when the image holds no grid. When `timings` is given, the seconds
+    Raises GridNotFoundError when the image holds no grid, GridCutOffError (naming the edge)
+    when what looked most like one is a block of a grid whose lines run on towards the photo's
+    edge (`continuing_sides`). When `timings` is given, the seconds
     spent finding the grid and cutting the cells are stored in it under "grid" and "cells";
     `trace` is filled in with what the search considered.
     """
@@ -116,15 +119,19 @@ def locate_grid(
     pyramid = ink_pyramid(strength)
     level = len(levels) - 1
     candidates = _Candidates(mask)
-    quad = _best_quad(candidates, pyramid, trace)
+    blocks: list[_Block] = []
+    quad = _best_quad(candidates, pyramid, trace, blocks)
     if quad is None:  # a hairline grid whose thin rules the blurred ink loses: score again
-        quad = _best_quad(candidates, ink_pyramid(sharp_strength(levels[-1])), trace)
+        quad = _best_quad(candidates, ink_pyramid(sharp_strength(levels[-1])), trace, blocks)
     finer = quad is None and level > 0
     if finer:  # rules too thin to outlast the last halving: measure their ink before it
         pyramid = ink_pyramid(sharp_strength(levels[-2]))
-        quad = _best_quad(candidates, pyramid, trace, finer=True)
+        quad = _best_quad(candidates, pyramid, trace, blocks, finer=True)
     if trace is not None:
         trace.chosen = quad
+    edge = max(blocks, key=lambda block: block.value).edge if blocks else None
+    if quad is None and edge is not None:
+        raise cut_off_error(edge)
     if quad is None:
         raise GridNotFoundError("no Sudoku grid found in the image")
     if finer:
@@ -175,8 +182,22 @@ class _Candidates:
         return list(distinct_quads(quads, self.min_area, gap, steep=steep))
 
 
+@dataclass(frozen=True)
+class _Block:
+    """A candidate that scored as a grid but is a block of a larger one."""
+
+    edge: str | None
+    """The photo's edge its lines run on to (`cut_edge`), or None when they stop inside it."""
+    value: float
+    """Its grid score weighted by how it is framed, as `_pick` weighs candidates."""
+
+
 def _best_quad(
-    candidates: _Candidates, pyramid: Pyramid, trace: GridSearch | None, finer: bool = False
+    candidates: _Candidates,
+    pyramid: Pyramid,
+    trace: GridSearch | None,
+    blocks: list[_Block],
+    finer: bool = False,
 ) -> np.ndarray | None:
     """The candidate quadrilateral that looks most like a Sudoku grid, refined, or None.
 
@@ -188,17 +209,20 @@ def _best_quad(
     threshold, larger ones and those nearer the middle of the photo are preferred (`_framing`):
     a Sudoku photo frames its grid, and neither a small grid of yesterday's solution beside it
     nor a clean grid at the edge of the page must win over a grid whose cells are all written
-    in, whose lines stand out less. With `finer`, `pyramid` is of the image before its last
-    halving: the candidates, found in the mask, are refined and scored there (the quad is
-    returned in the mask's pixels all the same).
+    in, whose lines stand out less. A candidate whose lines go on past its outline is a block
+    of a larger grid (one box, or six columns taken for nine, of a grid running off the photo),
+    not a grid: it is added to `blocks` instead. With `finer`, `pyramid` is of the image before
+    its last halving: the candidates, found in the mask, are refined and scored there (the quad
+    is returned in the mask's pixels all the same).
     """
-    best, value = _pick(candidates.large, pyramid, candidates.shape, trace, finer)
+    shape = candidates.shape
+    best, value = _pick(candidates.large, pyramid, shape, trace, blocks, finer)
     if best is None or cv2.contourArea(best) < _SMALL_GRID * candidates.area:
-        grouped, grouped_value = _pick(candidates.grouped, pyramid, candidates.shape, trace, finer)
+        grouped, grouped_value = _pick(candidates.grouped, pyramid, shape, trace, blocks, finer)
         if grouped_value > value:
             best = grouped
     if best is None:  # a grid seen steeply, its far side foreshortened: looked at last
-        best, _ = _pick(candidates.steep, pyramid, candidates.shape, trace, finer)
+        best, _ = _pick(candidates.steep, pyramid, shape, trace, blocks, finer)
     return best
 
 
@@ -217,27 +241,36 @@ def _pick(
     pyramid: Pyramid,
     shape: tuple[int, ...],
     trace: GridSearch | None,
+    blocks: list[_Block],
     finer: bool = False,
 ) -> tuple[np.ndarray | None, float]:
     """The refined candidate (of distinct `candidates`) with the best grid score weighted by how
     it is framed (`_framing`), and that value (None and 0 when no candidate is a grid); with
     `finer`, each candidate is refined on a `pyramid` of twice the size of `shape` (see
-    `_best_quad`)."""
-    best, best_value = None, 0.0
+    `_best_quad`). The passing candidates are looked at beyond their outlines, best first,
+    until one is a grid (`continuing_sides`): each block of a larger grid before it is added to
+    `blocks` (and marked as not passed in `trace`)."""
+    passing: list[tuple[float, np.ndarray, np.ndarray, int]] = []
     for candidate in candidates:
         if finer:
-            quad, contrast, boxes = refine_quad(pyramid, to_level(candidate, -1))
-            quad = to_level(quad, 1)
+            refined, contrast, boxes = refine_quad(pyramid, to_level(candidate, -1))
+            quad = to_level(refined, 1)
         else:
-            quad, contrast, boxes = refine_quad(pyramid, candidate)
+            refined, contrast, boxes = refine_quad(pyramid, candidate)
+            quad = refined
         score = grid_score(contrast, boxes)
         sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
         passed = score >= MIN_SCORE and sides.min() >= _MIN_SIDE and is_convex(quad)
         if trace is not None:
             trace.candidates.append(Candidate(candidate, quad, score, bool(passed)))
-        if not passed:
-            continue
-        value = score * _framing(quad, shape)
-        if value > best_value:
-            best, best_value = quad, value
-    return best, best_value
+        if passed:
+            index = len(trace.candidates) - 1 if trace is not None else -1
+            passing.append((score * _framing(quad, shape), quad, refined, index))
+    for value, quad, refined, index in sorted(passing, key=lambda item: -item[0]):
+        going_on = continuing_sides(pyramid, refined)
+        if not going_on.any():
+            return quad, value
+        blocks.append(_Block(cut_edge(pyramid, refined, going_on), value))
+        if trace is not None:
+            trace.candidates[index] = replace(trace.candidates[index], passed=False)
+    return None, 0.0
