@@ -329,6 +329,42 @@ def test_grouped_chain_through_an_almost_locked_set() -> None:
     assert {cell("r1c2"), cell("r1c3"), cell("r1c9")} <= set(through[0].cells)
 
 
+def test_grouped_chain_through_a_box_held_by_a_row_group_and_a_column_group() -> None:
+    # 5s: box 1 only r1c1, r1c2 (a row's group) and r2c3, r3c3 (a column's group), so one of
+    # the two groups holds its 5 (no cut of the box into rows or columns makes two parts);
+    # column 8 only r1c8/r7c8; row 7 only r7c3/r7c8. If r7c8 is not 5, r1c8 is, the row's
+    # group is not, the column's group is, r7c3 is not: r7c8 is 5 after all.
+    box1 = {"r1c1", "r1c2", "r2c3", "r3c3"}
+    rules = {"c8": [1, 7], "r7": [3, 8]}
+    cells = [n for n in digit_only(rules) if not (n[1] in "123" and n[3] in "123") or n in box1]
+    grid = state({5: cells})
+    steps = list(all_steps(grid, only="grouped-discontinuous-nice-loop"))
+    assert ((cell("r7c8"), 5),) in [step.placements for step in steps]
+    step = next(s for s in steps if s.placements == ((cell("r7c8"), 5),))
+    assert (
+        "r1c12 holds no 5, so r23c3 holds the 5" in step.explanation
+        or "r23c3 holds no 5, so r1c12 holds the 5" in step.explanation
+    )
+
+
+def test_grouped_chain_leaving_an_almost_locked_set_through_a_cell_it_empties() -> None:
+    # The ALS {r1c9, r2c9, r8c9, r9c9} (12345) holds its 3 in r1c9 and r2c9 only. Without its 3
+    # it is locked on 1, 2, 4 and 5: r7c7 (126) sees every 1 (r8c9) and 2 (r9c9) of it, so is
+    # 6. With r3c8 (36): if r3c8 is not 6 it is 3, r12c9 holds no 3, and r7c7 is 6. Either
+    # end is 6: the cells that see both (r123c7, r789c8) are not. No ALS holds r7c7 with the
+    # set's 1s and 2s (r7c7, r8c9, r9c9 hold five digits), so no other link reaches its 6.
+    cells = {"r1c9": "34", "r2c9": "35", "r8c9": "145", "r9c9": "245", "r7c7": "126"}
+    grid = state(cells={**cells, "r3c8": "36"})
+    aics = list(all_steps(grid, only="grouped-aic"))
+    wanted = digit_elims(6, "r1c7", "r2c7", "r3c7", "r7c8", "r8c8", "r9c8")
+    assert wanted in [set(step.eliminations) for step in aics]
+    step = next(s for s in aics if set(s.eliminations) == wanted)
+    assert (
+        "the almost locked set {r1c9, r2c9, r8c9, r9c9} (12345) loses its 3 and is locked on 1, "
+        "2, 4 and 5, so r7c7, which sees every 1 and 2 of it, is 6" in step.explanation
+    )
+
+
 TWO_ALS_LOOP = """\
 7      126    8      | 459    4569   4569   | 3      156    125
 9      3      4      | 2      56     1      | 67     578    578
@@ -756,10 +792,14 @@ def test_a_loop_through_an_almost_locked_set_says_what_the_set_keeps() -> None:
     loop = next(
         step
         for step in explain(puzzle).steps
-        if "almost locked set {r3c7, r4c7, r5c7, r7c7}" in step.explanation
+        if "almost locked set {r4c2, r5c1, r5c3, r6c2}" in step.explanation
     )
-    assert "loses its 4 and is locked on 2, 3, 5 and 9, so r5c7 is 5" in loop.explanation
+    assert (
+        "loses its 4 and is locked on 2, 3, 5 and 9, so r2c2, which sees every 2 and 3 of it, is 4"
+        in loop.explanation
+    )
     assert loop.explanation.endswith(
-        "the locked set {r3c7, r4c7, r5c7, r7c7} (23459) keeps its 9, and r1c7 sees every 9 of "
-        "it: r1c7 cannot be 9."
+        "r1c7 cannot be 9; the locked set {r4c2, r5c1, r5c3, r6c2} (12345) keeps its 2, and r6c3 "
+        "sees every 2 of it: r6c3 cannot be 2; the locked set {r4c2, r5c1, r5c3, r6c2} (12345) "
+        "keeps its 3, and r6c3 sees every 3 of it: r6c3 cannot be 3."
     )

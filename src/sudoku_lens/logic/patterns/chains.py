@@ -6,11 +6,14 @@ true (two digits of one cell, one digit in two cells that share a unit). An alte
 chain (AIC) that starts and ends with strong links proves that one of its two ends is true: any
 candidate weakly linked to both ends is false. Closed into a loop, every weak link of the loop
 becomes strong. Grouped chains also link the cells of one digit in a box-line intersection as one
-node ("the 5 of box 1 is in r1c12"), and pass through almost locked sets (N cells of a unit
-holding N + 1 digits, up to `ALS_CELLS` cells): an ALS that holds no x is locked on
-its other digits, so its cells holding x and its cells holding any other digit z make a strong
-link. A loop through an ALS also removes the ALS's other digits from the cells that see all of
-that digit's cells in it, as the ALS keeps them.
+node ("the 5 of box 1 is in r1c12"; a box whose places are a row's group and a column's makes
+a strong link of the two), and pass through almost locked sets (N cells of a unit holding N + 1
+digits, up to `ALS_CELLS` cells): an ALS that holds no x is locked on its other digits, so its
+cells holding x and its cells holding any other digit z make a strong link. So do its cells
+holding x and a candidate w of a cell outside that the locked ALS would leave alone there (a
+"forced exit": the cell sees every z and z' of it, and holds w, z and z' only). A loop through
+an ALS also removes the ALS's other digits from the cells that see all of that digit's cells in
+it, as the ALS keeps them.
 
 The link graph of a state is built once and searched breadth first from every start at once, level
 by level, so the shortest chains come first and a search for the first step stops early. Each
@@ -41,7 +44,7 @@ from sudoku_lens.logic.patterns._common import cells_text, digits_text, eliminat
 from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Candidate, Link, Step
-from sudoku_lens.logic.units import COL, PEER_SETS, ROW, UNIT_SETS, cell_name
+from sudoku_lens.logic.units import BIT_COUNT, COL, PEER_SETS, ROW, UNIT_SETS, cell_name
 
 if TYPE_CHECKING:  # the ALS module imports this one
     from sudoku_lens.logic.patterns.als import Als
@@ -104,6 +107,10 @@ class Graph:
     """Strong links through an almost locked set (see `add_als_links`)."""
     als_of: dict[tuple[int, int], Als] = field(default_factory=dict)
     """The ALS (`patterns.als.Als`) behind each strong link of `als_strong`, both ways."""
+    forced_of: dict[tuple[int, int], tuple[Als, int]] = field(default_factory=dict)
+    """Strong links of `als_strong` between an ALS's cells holding x and a candidate outside
+    it that the ALS, locked without x, leaves alone in its cell (both ways): the ALS and
+    that cell."""
     groups: list[tuple[int, int]] = field(default_factory=list)
     """Group node 729 + i is (digit, cell set)."""
     groups_added: bool = False
@@ -165,8 +172,13 @@ class Graph:
                     self.group_weak[key] = self.group_weak.get(key, 0) | 1 << node
             for node, box, line, cells in mine:
                 for other, box2, line2, cells2 in mine:
-                    if other != node and not cells & cells2 and (box == box2 or line == line2):
-                        self.group_weak[node] |= 1 << other
+                    if other == node or cells & cells2 or (box != box2 and line != line2):
+                        continue
+                    self.group_weak[node] |= 1 << other
+                    if line < 9 <= line2 and cells | cells2 == dc[d] & UNIT_SETS[box]:
+                        # a row's group and a column's, in one box, that hold all its places
+                        self.group_strong[node] = self.group_strong.get(node, 0) | 1 << other
+                        self.group_strong[other] = self.group_strong.get(other, 0) | 1 << node
             for unit in range(27):
                 places = dc[d] & UNIT_SETS[unit]
                 if places.bit_count() < 3:
@@ -185,22 +197,47 @@ class Graph:
         """Strong links through the almost locked sets of 2 to ALS_CELLS cells (one cell is a
         bivalue cell, whose link is there already): if an ALS holds no x, its cells are locked
         on its other digits, so each other digit z is in one of its cells holding z. The cells
-        of an ALS holding one digit become a group node where they are more than one."""
+        of an ALS holding one digit become a group node where they are more than one. Also the
+        forced exits (`forced_of`): a candidate outside that an ALS without x leaves alone in
+        its cell."""
         from sudoku_lens.logic.patterns.als import gather  # it imports this module
 
+        cands, digit_cells = self.grid.cands, self.grid.digit_cells
         for als in gather(self.grid, ALS_CELLS):
             if als.size < 2:
                 continue
-            nodes = [
-                self._holder_node(d, als.holders[d], als.seers[d], group_of)
-                for d in range(1, 10)
-                if als.mask >> (d - 1) & 1
-            ]
+            digits = [d for d in range(1, 10) if als.mask >> (d - 1) & 1]
+            nodes = [self._holder_node(d, als.holders[d], als.seers[d], group_of) for d in digits]
             for a in nodes:
                 for b in nodes:
                     if a != b:
                         self.als_strong[a] = self.als_strong.get(a, 0) | 1 << b
                         self.als_of.setdefault((a, b), als)
+            # Forced exits: locked without x, the ALS takes each other digit z from the cells
+            # that see all of its z; a cell left with one candidate (it had three or more: a
+            # bivalue cell's is an ordinary strong link) is that digit. Only cells that do not
+            # see every cell of the ALS: one that does shares a unit with it, and the two make
+            # a larger ALS with the same link (gathered too, up to ALS_CELLS cells) or, where
+            # the cell is left its x, a locked set.
+            everyone = -1
+            for d in digits:
+                everyone &= als.seers[d]
+            seen = {}  # cell -> the ALS's digits it sees all of
+            for d in digits:
+                for cell in _bits(als.seers[d] & digit_cells[d] & ~everyone):
+                    seen[cell] = seen.get(cell, 0) | 1 << (d - 1)
+            for cell, taken in seen.items():
+                mask = cands[cell]
+                if BIT_COUNT[mask] < 3 or BIT_COUNT[mask & ~taken] > 1:
+                    continue
+                for d, a in zip(digits, nodes, strict=True):
+                    left = mask & ~taken | mask & 1 << (d - 1)
+                    if BIT_COUNT[left] == 1:
+                        b = (left.bit_length() - 1) * 81 + cell
+                        self.als_strong[a] = self.als_strong.get(a, 0) | 1 << b
+                        self.als_strong[b] = self.als_strong.get(b, 0) | 1 << a
+                        self.forced_of.setdefault((a, b), (als, cell))
+                        self.forced_of.setdefault((b, a), (als, cell))
 
     def _holder_node(
         self, digit: int, cells: int, seen: int, group_of: dict[int, dict[int, int]]
@@ -235,7 +272,19 @@ class Graph:
         plain = (
             self.cell_strong.get(off, 0) | self.unit_strong.get(off, 0)
         ) | self.group_strong.get(off, 0)
-        return None if plain >> on & 1 else self.als_of.get((off, on))
+        if plain >> on & 1:
+            return None
+        als = self.als_of.get((off, on))
+        if als is None and (off, on) in self.forced_of:
+            return self.forced_of[off, on][0]
+        return als
+
+    def forced_cell(self, off: int, on: int) -> int | None:
+        """The cell outside the ALS of a forced link between `off` and `on` (see `forced_of`),
+        else None."""
+        if (off, on) in self.als_of or self.als_between(off, on) is None:
+            return None
+        return self.forced_of[off, on][1]
 
     def node_cells(self, node: int) -> int:
         """The cell set of a node."""
@@ -524,15 +573,27 @@ class _Search:
 def _locked_in_loop(graph: Graph, off: int, on: int) -> int:
     """What an ALS link of a closed loop removes: the loop leaves the ALS without one of the
     link's two digits (its N cells hold N of its N + 1 digits), so it holds each other digit,
-    which leaves every cell that sees all of that digit's cells in the ALS."""
+    which leaves every cell that sees all of that digit's cells in the ALS. A forced exit's
+    loop leaves the ALS without x (and the exit cell its one digit w) or without the digit the
+    exit cell then holds instead: each digit but x and the exit cell's is held all the same,
+    and each of the exit cell's other digits is in the ALS or in that cell."""
     als = graph.als_between(off, on)
     if als is None:
         return 0
     ends = {graph.node_digit(off), graph.node_digit(on)}
+    forced = graph.forced_cell(off, on)
+    exits, near = 0, -1
+    if forced is not None:  # the forced cell's other digits, each of the ALS
+        single = on if on % 81 == forced and on < 729 else off
+        exits = graph.grid.cands[forced] & ~(1 << (graph.node_digit(single) - 1))
+        near = PEER_SETS[forced]
     targets = 0
     for d in range(1, 10):
         if als.mask >> (d - 1) & 1 and d not in ends:
-            targets |= (als.seers[d] & graph.grid.digit_cells[d]) << (d - 1) * 81
+            seers = als.seers[d]
+            if exits >> (d - 1) & 1:  # the ALS holds d, or the forced cell does
+                seers &= near
+            targets |= (seers & graph.grid.digit_cells[d]) << (d - 1) * 81
     return targets
 
 
@@ -583,27 +644,36 @@ def _says(graph: Graph, node: int, true: bool) -> str:
     return f"{name} holds the {digit}" if true else f"{name} holds no {digit}"
 
 
-def _loop_eliminations(eliminations: tuple[Candidate, ...], locked: list[tuple[Als, int]]) -> str:
+Locked = tuple["Als", int, int, int]
+"""An ALS a chain passes through: the set, the digit it loses, and for a forced exit (see
+`Graph.forced_of`) the cell outside that it leaves one digit and that cell's other digits (else
+-1 and 0)."""
+
+
+def _loop_eliminations(eliminations: tuple[Candidate, ...], locked: list[Locked]) -> str:
     """What a closed loop removes, in words: by its weak links, and (for a loop through almost
     locked sets, each of which keeps its other digits for good) by a set's digits, from cells
-    that see every one of them."""
-    by_set: list[tuple[Als, int, list[Candidate]]] = []
+    that see every one of them. A set with a forced exit may lack one of the exit cell's other
+    digits instead, which that cell then holds: those go from cells that see the cell too."""
+    by_set: list[tuple[Locked, int, list[Candidate]]] = []
     rest = []
     for cell, digit in eliminations:
         keeper = next(
             (
-                (als, d)
-                for als, d in locked
-                if digit != d and als.mask >> (digit - 1) & 1 and als.seers[digit] >> cell & 1
+                entry
+                for entry in locked
+                if digit != entry[1]
+                and entry[0].mask >> (digit - 1) & 1
+                and entry[0].seers[digit] >> cell & 1
             ),
             None,
         )
         if keeper is None:
             rest.append((cell, digit))
             continue
-        entry = next((e for e in by_set if e[0] is keeper[0] and e[1] == digit), None)
+        entry = next((e for e in by_set if e[0] is keeper and e[1] == digit), None)
         if entry is None:
-            by_set.append((keeper[0], digit, [(cell, digit)]))
+            by_set.append((keeper, digit, [(cell, digit)]))
         else:
             entry[2].append((cell, digit))
     said = []
@@ -612,9 +682,15 @@ def _loop_eliminations(eliminations: tuple[Candidate, ...], locked: list[tuple[A
             "each of its weak links holds exactly one true candidate: "
             + eliminated_text(tuple(rest))
         )
-    for als, digit, removed in by_set:
+    for (als, _, forced, exits), digit, removed in by_set:
         cells = [cell for cell, _ in removed]
         see = "sees" if len(cells) == 1 else "see"
+        if exits >> (digit - 1) & 1:
+            said.append(
+                f"the locked set {als.name()} keeps its {digit} or {cell_name(forced)} is "
+                f"{digit}, and {cells_text(cells)} {see} both: {eliminated_text(tuple(removed))}"
+            )
+            continue
         said.append(
             f"the locked set {als.name()} keeps its {digit}, and {cells_text(cells)} {see} "
             f"every {digit} of it: {eliminated_text(tuple(removed))}"
@@ -622,22 +698,49 @@ def _loop_eliminations(eliminations: tuple[Candidate, ...], locked: list[tuple[A
     return "; ".join(said)
 
 
+def _through_als(graph: Graph, off: int, on: int, als: Als) -> tuple[Locked, str]:
+    """An ALS link of a chain (`off` false makes `on` true through `als`): the set as
+    `Locked`, and the words for the link."""
+    forced = graph.forced_cell(off, on)
+    if forced is None:
+        lost = graph.node_digit(off)
+        words = (
+            f"the almost locked set {als.name()} loses its {lost} and is locked on "
+            f"{digits_text(als.mask & ~(1 << (lost - 1)))}, so " + _says(graph, on, True)
+        )
+        return (als, lost, -1, 0), words
+    single = on if on < 729 and on % 81 == forced else off
+    holder = off if single == on else on
+    lost = graph.node_digit(holder)
+    exits = graph.grid.cands[forced] & ~(1 << (graph.node_digit(single) - 1))
+    if single == on:
+        words = (
+            f"the almost locked set {als.name()} loses its {lost} and is locked on "
+            f"{digits_text(als.mask & ~(1 << (lost - 1)))}, so {cell_name(forced)}, which "
+            f"sees every {digits_text(exits)} of it, is {graph.node_digit(on)}"
+        )
+    else:
+        words = (
+            f"{cell_name(forced)} is one of {digits_text(exits)}, so the almost locked set "
+            f"{als.name()}, every {digits_text(exits)} of which it sees, lacks that digit and "
+            "is locked on its others, so " + _says(graph, on, True)
+        )
+    return (als, lost, forced, exits), words
+
+
 def chain_step(graph: Graph, chain: Chain) -> Step:
     """The step a chain proves, with its sentence and links."""
     nodes = chain.nodes
     implications = []
-    locked = []
+    locked: list[Locked] = []
     for i, node in enumerate(nodes[1:], start=1):
         als = graph.als_between(nodes[i - 1], node) if i % 2 else None
         if als is None:
             implications.append(_says(graph, node, i % 2 == 1))
             continue
-        lost = graph.node_digit(nodes[i - 1])
-        locked.append((als, lost))
-        implications.append(
-            f"the almost locked set {als.name()} loses its {lost} and is locked on "
-            f"{digits_text(als.mask & ~(1 << (lost - 1)))}, so " + _says(graph, node, True)
-        )
+        through, words = _through_als(graph, nodes[i - 1], node, als)
+        locked.append(through)
+        implications.append(words)
     first, last = nodes[0], nodes[-1]
     reasoning = f"If {_says(graph, first, False)}, then " + ", so ".join(implications)
     if chain.loop:
@@ -662,7 +765,7 @@ def chain_step(graph: Graph, chain: Chain) -> Step:
     cells = []
     for node in nodes:
         cells.extend(_bits(graph.node_cells(node)))
-    for als, _ in locked:
+    for als, *_ in locked:
         cells.extend(_bits(als.cells))
     return Step(
         technique=chain.kind,
