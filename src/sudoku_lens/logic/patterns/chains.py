@@ -51,6 +51,8 @@ if TYPE_CHECKING:  # the ALS module imports this one
 
 SINGLES = (1 << 729) - 1
 """The node set of every (cell, digit) node."""
+_EVERY_DIGIT = SINGLES // ((1 << 81) - 1)
+"""Times a set of cells (81 bits): those cells' candidates of every digit (729 bits)."""
 DIGIT_NODES = tuple(0 if d == 0 else ((1 << 81) - 1) << (d - 1) * 81 for d in range(10))
 SEGMENTS: tuple[tuple[int, int, int], ...] = tuple(
     (box, line, UNIT_SETS[box] & UNIT_SETS[line])
@@ -515,8 +517,17 @@ class _Search:
         elif item.loop:
             targets = 0
             cycle = [*nodes, item.a]
+            # a weak link between cells removes nothing from the loop's own cells, as the
+            # classic tools' loops do (HoDoKu's): the loop says what its cells hold
+            own = 0
+            for node in nodes:
+                own |= graph.node_cells(node)
+            own *= _EVERY_DIGIT
             for i in range(1, len(cycle) - 1, 2):
-                targets |= graph.weak_of(cycle[i], grouped) & graph.weak_of(cycle[i + 1], grouped)
+                both = graph.weak_of(cycle[i], grouped) & graph.weak_of(cycle[i + 1], grouped)
+                if cycle[i] >= 729 or cycle[i + 1] >= 729 or cycle[i] % 81 != cycle[i + 1] % 81:
+                    both &= ~own
+                targets |= both
             for i in range(0, len(nodes) - 1, 2):
                 targets |= _locked_in_loop(graph, nodes[i], nodes[i + 1])
             for node in nodes:
