@@ -34,7 +34,7 @@ def printable(text: str) -> str:
     return text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Record:
     """What one photo or one puzzle of a batch gave.
 
@@ -47,24 +47,25 @@ class Record:
     `unsure_entries`, cell names separated by spaces ("r3c4 r5c1"; empty when there is none).
     `rating` and `level` (Sudoku Explainer scale and its word) come from the logical solver when
     the batch is run with rating on. `status` is solved, no solution, several solutions or
-    error, and `error` then says why in one line.
+    error, and `error` then says why in one line. Built by keyword; a field an item does not
+    have (a puzzle's `read`, a photo's `line`) is None, the default of the optional ones.
     """
 
     source: str
     line: int | None
     kind: str
     grid: str | None
-    read: str | None
-    kinds: str | None
-    givens: str | None
-    solution: str | None
+    read: str | None = None
+    kinds: str | None = None
+    givens: str | None = None
+    solution: str | None = None
     status: str
-    wrong_entries: str | None
-    unsure_entries: str | None
-    rating: float | None
-    level: str | None
+    wrong_entries: str | None = None
+    unsure_entries: str | None = None
+    rating: float | None = None
+    level: str | None = None
     seconds: float
-    error: str | None
+    error: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The record as a dict in `FIELDS` order."""
@@ -107,17 +108,9 @@ class SolvedPuzzles:
                 line=self.first_line + i,
                 kind="puzzle",
                 grid=self.puzzles[81 * i : 81 * i + 81].decode("ascii"),
-                read=None,
-                kinds=None,
-                givens=None,
                 solution=self.solutions[81 * i : 81 * i + 81].decode("ascii"),
                 status="solved",
-                wrong_entries=None,
-                unsure_entries=None,
-                rating=None,
-                level=None,
                 seconds=seconds,
-                error=None,
             )
 
 

@@ -196,15 +196,7 @@ def _error_record(
         line=line,
         kind=kind,
         grid=grid,
-        read=None,
-        kinds=None,
-        givens=None,
-        solution=None,
         status="error",
-        wrong_entries=None,
-        unsure_entries=None,
-        rating=None,
-        level=None,
         seconds=seconds,
         error=printable(message),  # it may quote a file name that is not UTF-8
     )
@@ -260,7 +252,6 @@ def _photo_record(unit: PhotoUnit, rated: bool) -> Record:
         rating=rating,
         level=level,
         seconds=round(result.seconds + rating_seconds, 4),
-        error=None,
     )
 
 
@@ -333,13 +324,8 @@ def _puzzle_records(unit: PuzzleUnit, text: bytes, rated: bool) -> list[Record]:
                 line=entry.number,
                 kind="puzzle",
                 grid=grid,
-                read=None,
-                kinds=None,
-                givens=None,
                 solution=outcome.solution,
                 status=outcome.status,
-                wrong_entries=None,
-                unsure_entries=None,
                 rating=rating,
                 level=level,
                 seconds=round(seconds, 7),
