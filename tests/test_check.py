@@ -663,3 +663,49 @@ def test_a_photo_hint_draws_the_digits_of_earlier_hints_into_the_photo(
 
     assert blue_ink(sample.photo.image) == 0
     assert blue_ink(found.image) > 10
+
+
+def test_a_photo_hint_rings_the_wrong_entries_without_giving_their_digit_away(
+    sample: SyntheticFilledPhoto,
+    reading: Reading,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The hint's picture rings each wrong entry in red as `solve --check` does (the right digit
+    left out) and leaves the right entries as they are; its caption names the ringed cells."""
+    from sudoku_lens.cli import main
+    from sudoku_lens.draw.hint import draw_step
+    from sudoku_lens.hints import hint_photo
+    from sudoku_lens.read import reader
+
+    monkeypatch.setattr(reader, "read_photo", lambda source: reading)
+    found = hint_photo(sample.photo.image)
+    answer = answer_reading(reading)
+    unmarked = draw_step(
+        reading.image, reading.corners, found.step, found.state, digit_height=answer.digit_height
+    )
+    covered = {cell for cell, _ in found.step.placements} | set(found.step.cells)
+    wrong = [cell for cell in found.wrong_entries if cell not in covered]
+    assert wrong
+    with_digit = draw_answer(reading, answer)
+    for cell in wrong:
+        box = cell_box(reading, cell // 9, cell % 9, 0.5)
+        assert red_pixels(found.image[box]) > red_pixels(unmarked[box]) + 50, cell
+        assert red_pixels(found.image[box]) + 20 < red_pixels(with_digit[box]), cell
+    elsewhere = np.ones((9, 9), bool)
+    elsewhere.flat[found.wrong_entries] = False
+    for r, c in np.argwhere(elsewhere):
+        box = cell_box(reading, r, c, 0.3)
+        np.testing.assert_array_equal(found.image[box], unmarked[box], err_msg=str((r, c)))
+
+    captions: list[str] = []
+    monkeypatch.setattr(
+        "sudoku_lens.draw.hint.add_caption", lambda image, text: captions.append(text) or image
+    )
+    photo = tmp_path / "filled.png"
+    cv2.imwrite(str(photo), sample.photo.image)
+    assert main(["hint", str(photo), "-o", str(tmp_path / "hint.png")]) == 0
+    named = ", ".join(f"r{cell // 9 + 1}c{cell % 9 + 1}" for cell in found.wrong_entries)
+    assert captions == [f"{found.step.explanation} Wrong entries, ringed in red: {named}."]
+    assert "marked in the picture" in capsys.readouterr().err

@@ -52,7 +52,9 @@ class PhotoHint:
     steps: list[Step]
     """The easiest step (or every step, when asked for), empty when no technique applies."""
     image: np.ndarray
-    """The photo with the first step drawn into the grid (a copy of the photo without one)."""
+    """A copy of the photo with the first step drawn into the grid, the wrong entries ringed in
+    red and the unsure ones in orange (the right digit not shown), and the digits of earlier
+    hints or typed in drawn where the page has none."""
     corrected_cells: list[tuple[int, int]] = field(default_factory=list)
     """(row, col) 0-based: printed digits the reading repaired, as `solve_photo` reports them."""
     wrong_entries: list[int] = field(default_factory=list)
@@ -106,17 +108,24 @@ class PhotoHint:
         }
 
 
-def _digits_not_on_paper(
-    reading: Reading, entries: np.ndarray, state: CandidateGrid, digit_height: float
+def _marked_photo(
+    reading: Reading,
+    entries: np.ndarray,
+    state: CandidateGrid,
+    digit_height: float,
+    wrong: list[int],
+    unsure: list[int],
 ) -> np.ndarray | None:
-    """A copy of the photo with the entries placed in cells where the photo shows no digit
-    drawn in, as the answer's digits are: those of earlier hints and those typed in, which are
-    in the state but not on the page. None when there is none."""
+    """A copy of the photo with the person's entries marked as `solve PHOTO --check` marks them,
+    without the right digit (a hint does not give it away): `wrong` cells ringed in red,
+    `unsure` ones in orange with a question mark; and with the entries placed in cells where the
+    photo shows no digit drawn in, as the answer's digits are: those of earlier hints and those
+    typed in, which are in the state but not on the page. None when there is nothing to draw."""
     from sudoku_lens.draw import draw_solution
 
     placed = np.array(state.values, np.uint8).reshape(9, 9)
     off_paper = (entries > 0) & (reading.grid == 0) & (placed > 0)
-    if not off_paper.any():
+    if not off_paper.any() and not wrong and not unsure:
         return None
     return draw_solution(
         reading.image,
@@ -124,6 +133,8 @@ def _digits_not_on_paper(
         np.where(off_paper, 0, 1),
         placed,
         digit_height=digit_height,
+        wrong=tuple((cell // 9, cell % 9, 0) for cell in wrong),
+        unsure=tuple((cell // 9, cell % 9) for cell in unsure),
     )
 
 
@@ -189,7 +200,9 @@ def hint_photo(
     timings["hint"] = time.perf_counter() - stage
 
     stage = time.perf_counter()
-    drawn = _digits_not_on_paper(reading, answer.entries, state, answer.digit_height)
+    drawn = _marked_photo(
+        reading, answer.entries, state, answer.digit_height, wrong, sorted(unsure)
+    )
     image = reading.image if drawn is None else drawn
     if steps:
         image = draw_step(

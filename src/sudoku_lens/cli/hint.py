@@ -115,16 +115,17 @@ def run(args: argparse.Namespace) -> int:
         if found.corrected_cells:
             cells = ", ".join(f"r{r + 1}c{c + 1}" for r, c in found.corrected_cells)
             print(f"sudoku-lens: corrected misread digits at {cells}", file=sys.stderr)
+        marked = "marked in the picture; " if output is not None else ""
         notes = (
             (
                 found.wrong_entries,
                 "wrong handwritten entries",
-                "the hint continues from the right ones (solve PHOTO --check marks them)",
+                f"{marked}the hint continues from the right ones",
             ),
             (
                 found.unsure_entries,
                 "handwritten entries too unclear to check",
-                "the hint uses them only where they agree with the answer",
+                f"{marked}the hint uses them only where they agree with the answer",
             ),
         )
         for entries, what, why in notes:
@@ -138,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
         steps = find_hints(state, technique=args.technique, every=args.every)
         image = _grid_picture(state, steps[0] if steps else None) if output else None
     if output is not None and image is not None:
-        _write(output, image, steps)
+        _write(output, image, steps, state.is_solved(), found)
     _print(steps, args, state.is_solved(), found)
     if output is not None:
         print(f"wrote {output}", file=sys.stderr)
@@ -153,12 +154,34 @@ def _grid_picture(state: CandidateGrid, step: Step | None) -> np.ndarray:
     return draw_step(image, corners, step, state) if step is not None else image
 
 
-def _write(output: Path, image: np.ndarray, steps: list[Step]) -> None:
-    """Write the picture with the first step's sentence (or "no step found") under it."""
+def _write(
+    output: Path, image: np.ndarray, steps: list[Step], complete: bool, found: PhotoHint | None
+) -> None:
+    """Write the picture with the first step's sentence (or why there is none) under it,
+    naming the entries ringed in it, so that the picture says everything on its own."""
     from sudoku_lens.draw.hint import add_caption
+    from sudoku_lens.logic.units import cell_name
     from sudoku_lens.read.image_io import write_image
 
-    text = steps[0].explanation if steps else "No step found."
+    if steps:
+        text = steps[0].explanation
+    else:
+        text = "No step found: the grid is already complete." if complete else "No step found."
+    if found is not None:
+        covered = {cell for cell, _ in steps[0].placements} if steps else set()
+        written = found.entries.reshape(-1)
+        for cells, what, under in (
+            (found.wrong_entries, "Wrong entries, ringed in red", "is wrong"),
+            (found.unsure_entries, "Entries too unclear to check, ringed in orange", "is unclear"),
+        ):
+            ringed = [cell_name(cell) for cell in cells if cell not in covered]
+            if ringed:
+                text += f" {what}: {', '.join(ringed)}."
+            text += "".join(
+                f" The {written[cell]} written in {cell_name(cell)} {under}."
+                for cell in cells
+                if cell in covered
+            )
     write_image(output, add_caption(image, text))
 
 
