@@ -111,6 +111,19 @@ def test_grid_override_is_solved_as_given() -> None:
     np.testing.assert_array_equal(result.solution, photo.solution)
 
 
+def test_corrected_cells_are_named_in_json_as_the_entries_are() -> None:
+    """`corrected_cells` names its cells "r3c4", as `wrong_entries` and every step do, not as
+    0-based [row, col] pairs."""
+    photo = synth_photo(12, "easy")
+    fixed = photo.puzzle.copy()
+    r, c = np.argwhere(fixed == 0)[0]
+    fixed[r, c] = photo.solution[r, c]
+
+    summary = solve_photo(photo.image, grid=fixed).to_json()
+
+    assert summary["corrected_cells"] == [f"r{r + 1}c{c + 1}"]
+
+
 @pytest.mark.parametrize(
     ("line", "status"),
     [(NO_SOLUTION, Status.NO_SOLUTION), (SEVERAL_SOLUTIONS, Status.SEVERAL)],

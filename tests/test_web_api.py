@@ -160,7 +160,7 @@ def test_solve_with_a_corrected_grid_solves_that_grid_on_the_same_photo(client, 
     body = response.json()
     assert body["grid"] == fixed
     assert body["solution"] == format_line(shot.solution)
-    assert body["corrected_cells"] == [[empty // 9, empty % 9]]
+    assert body["corrected_cells"] == [f"r{empty // 9 + 1}c{empty % 9 + 1}"]
 
 
 def test_solve_with_a_grid_that_has_several_solutions_is_a_200_without_solution(client, photo):

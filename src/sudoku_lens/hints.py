@@ -101,7 +101,7 @@ class PhotoHint:
             "grid": self.state.line(),
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.reading.corners],
             "rotation": int(self.reading.rotation),
-            "corrected_cells": [[int(r), int(c)] for r, c in self.corrected_cells],
+            "corrected_cells": [cell_name(int(r) * 9 + int(c)) for r, c in self.corrected_cells],
             **self.checked_json(),
             "steps": [step.to_json() for step in self.steps],
             "seconds": round(self.timings.get("total", 0.0), 4),

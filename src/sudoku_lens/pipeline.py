@@ -21,6 +21,7 @@ import numpy as np
 
 from sudoku_lens.draw import DEFAULT_DIGIT_HEIGHT, draw_solution
 from sudoku_lens.puzzle import as_grid, grid_json
+from sudoku_lens.puzzle.text import cell_name
 from sudoku_lens.read.grid import CELL, CROP, MARGIN, GridSearch
 from sudoku_lens.read.image_io import load_image
 from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, NOTES, PRINTED, kinds_text
@@ -132,7 +133,7 @@ class PhotoSolution:
         digit read, printed and handwritten) and `solution` as 81-character lines ('0' for
         empty), `kinds` as solved (as `read --json` writes them, but for a digit the repair
         moved between print and pen) and `givens` (the digits read where `kinds` is print),
-        `status`, `corrected_cells` [row, col], `wrong_entries` and `unsure_entries` (see
+        `status`, `corrected_cells` (cell names, "r3c4"), `wrong_entries` and `unsure_entries` (see
         `CheckedEntry.to_json`), `corners` in pixels (TL, TR, BR, BL of the upright puzzle),
         `rotation`, `min_confidence` (of the least sure cell), `seconds`.
         """
@@ -143,7 +144,7 @@ class PhotoSolution:
             "givens": grid_json(self.givens),
             "solution": grid_json(self.solution),
             "status": str(self.status.value),
-            "corrected_cells": [[int(r), int(c)] for r, c in self.corrected_cells],
+            "corrected_cells": [cell_name(int(r) * 9 + int(c)) for r, c in self.corrected_cells],
             "wrong_entries": [entry.to_json() for entry in self.wrong_entries],
             "unsure_entries": [entry.to_json() for entry in self.unsure_entries],
             "corners": corners_json(self.reading.corners),

@@ -35,6 +35,7 @@ from sudoku_lens.errors import ImageError, SudokuLensError
 from sudoku_lens.live import LiveSolver
 from sudoku_lens.pipeline import solve_photo
 from sudoku_lens.puzzle import grid_json, parse_puzzle
+from sudoku_lens.puzzle.text import cell_name
 from sudoku_lens.read.formats import SUPPORTED, image_format, unsupported_format
 from sudoku_lens.read.image_io import load_image, quiet_opencv
 from sudoku_lens.read.reader import corners_json, read_photo
@@ -151,7 +152,9 @@ class SolveResult(BaseModel):
     givens: str = Field(description="the printed digits read, 0 elsewhere")
     solution: str | None = Field(description="81 characters, or null without a unique solution")
     status: str = Field(examples=["solved", "no solution", "several solutions"])
-    corrected_cells: list[list[int]] = Field(description="[row, col] (0-based) changed by repair")
+    corrected_cells: list[str] = Field(
+        description='cells whose digit the repair changed, named like "r3c4"', examples=[["r3c4"]]
+    )
     wrong_entries: list[WrongEntry] = Field(
         description="handwritten entries read with confidence that differ from the solution"
     )
@@ -614,7 +617,7 @@ def _photo_hint_json(data: bytes, fields: dict[str, str]) -> dict[str, Any]:
     payload = _hint_payload(found.state, found.step)
     payload["image"] = encode_jpeg_data_url(found.image)
     payload["corners"] = corners_json(found.reading.corners)
-    payload["corrected_cells"] = [[int(r), int(c)] for r, c in found.corrected_cells]
+    payload["corrected_cells"] = [cell_name(int(r) * 9 + int(c)) for r, c in found.corrected_cells]
     payload |= found.checked_json()
     payload["after"]["entries"] = found.entries_after()
     return payload

@@ -464,7 +464,7 @@ function showResult(body, fresh) {
     editor.base = body.grid;
     editor.baseEntries = Array.from(body.kinds, (kind, i) => (kind === "h" ? body.read[i] : "0")).join("");
     editor.entries = editor.baseEntries.split("");
-    editor.corrected = new Set(body.corrected_cells.map(([r, c]) => r * 9 + c));
+    editor.corrected = new Set(body.corrected_cells.map(cellIndex));
     editor.rotation = body.rotation || 0;
   }
   editor.cells = body.grid.split("");
