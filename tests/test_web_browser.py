@@ -9,6 +9,7 @@ Screenshots go to the system temp folder (`sudoku-lens-web-*.png`) for a look by
 from __future__ import annotations
 
 import base64
+import dataclasses
 import re
 import socket
 import tempfile
@@ -426,6 +427,34 @@ def test_handwritten_entries_are_shown_and_wrong_ones_marked(page, tmp_path, mon
     assert "wrong" not in first.get_attribute("class")
     assert "handwritten" in first.get_attribute("class")
     page.screenshot(path=str(SHOTS / "sudoku-lens-web-check-only.png"), full_page=True)
+
+
+def test_an_entry_misread_but_checked_right_shows_its_right_digit(page, tmp_path, monkeypatch):
+    """A right entry the reader took for another digit (the right one a runner-up, so the check
+    calls it right) is shown as the solution's digit, not as an unmarked duplicate of the digit
+    read under "your entries are all right"."""
+
+    from conftest import truth_reading
+    from sudoku_lens.synth.handwriting import synth_filled_photo
+
+    sample = synth_filled_photo(3, "easy", pen="ballpoint-blue", rotation=0)
+    reading = truth_reading(sample)
+    index = int(np.flatnonzero(sample.filled.kinds == 2)[0])
+    r, c = divmod(index, 9)
+    right = int(sample.photo.solution.ravel()[index])
+    misread = right % 9 + 1
+    grid = reading.grid.copy()
+    grid[r, c] = misread
+    probabilities = reading.probabilities.copy()
+    probabilities[r, c] = 0.0
+    probabilities[r, c, misread], probabilities[r, c, right] = 0.7, 0.3
+    reading = dataclasses.replace(reading, grid=grid, probabilities=probabilities)
+    upload_read_as(page, sample, reading, tmp_path, monkeypatch)
+    expect(page.locator("#message")).to_contain_text("Solved.")
+    cell = page.locator("#grid input").nth(index)
+    assert "wrong" not in cell.get_attribute("class")
+    assert cell.input_value() == str(right)
+    assert "handwritten" in cell.get_attribute("class")
 
 
 def test_a_hint_continues_from_the_entries_as_edited_in_the_grid(page, tmp_path, monkeypatch):

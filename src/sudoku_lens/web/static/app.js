@@ -462,7 +462,16 @@ async function solvePhoto(withEdits) {
 function showResult(body, fresh) {
   if (fresh) {
     editor.base = body.grid;
-    editor.baseEntries = Array.from(body.kinds, (kind, i) => (kind === "h" ? body.read[i] : "0")).join("");
+    // An entry checked right (neither wrong nor unsure) shows the solution's digit: when the
+    // reader took the person's right digit for another one, the digit read would stand in the
+    // grid as an unmarked duplicate under "your entries are all right".
+    const marked = new Set(
+      [...body.wrong_entries, ...body.unsure_entries].map((e) => cellIndex(e.cell)),
+    );
+    editor.baseEntries = Array.from(body.kinds, (kind, i) => {
+      if (kind !== "h") return "0";
+      return body.solution && !marked.has(i) ? body.solution[i] : body.read[i];
+    }).join("");
     editor.entries = editor.baseEntries.split("");
     editor.corrected = new Set(body.corrected_cells.map(cellIndex));
     editor.rotation = body.rotation || 0;
