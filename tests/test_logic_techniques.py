@@ -382,12 +382,14 @@ def test_unique_rectangle_1() -> None:
     step = first(board({"r1c1": "12", "r1c4": "12", "r2c1": "12"}), "unique-rectangle-1")
     assert set(step.eliminations) == elims("r2c4", 1, 2)
     assert "the other three corners hold only 1 and 2, and if r2c4 did too" in step.explanation
+    assert step.explanation.endswith("would have two solutions, so r2c4 cannot be 1 or 2.")
 
 
 def test_unique_rectangle_2() -> None:
     grid = board({"r1c1": "12", "r1c4": "12", "r2c1": "123", "r2c4": "123"})
     step = first(grid, "unique-rectangle-2")
     assert set(step.eliminations) == elims(row_cells(2, "14"), 3)
+    assert ", so r2c1 or r2c4 is 3, and r2c" in step.explanation  # a fact: "and" goes on
 
 
 def test_unique_rectangle_3() -> None:
@@ -421,6 +423,7 @@ def test_unique_rectangle_4() -> None:
     grid = board({"r1c1": "12", "r1c4": "12"}, confine=[(1, "row 2", "r2c1 r2c4")])
     step = first(grid, "unique-rectangle-4")
     assert set(step.eliminations) == elims("r2c1 r2c4", 2)
+    assert step.explanation.endswith("with two solutions, so r2c1 and r2c4 cannot be 2.")
 
 
 def test_unique_rectangle_5() -> None:
@@ -442,6 +445,7 @@ def test_hidden_rectangle() -> None:
     grid = board({"r1c1": "12"}, confine=[(1, "row 2", "r2c1 r2c4"), (1, "column 4", "r1c4 r2c4")])
     step = first(grid, "hidden-rectangle")
     assert set(step.eliminations) == elims("r2c4", 2)
+    assert step.explanation.endswith("two solutions, so r2c4 cannot be 2.")
 
 
 # A corner that lost one of the rectangle's two digits still counts (HoDoKu's "with missing

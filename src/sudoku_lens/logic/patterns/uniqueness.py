@@ -137,8 +137,11 @@ def _ur_step(
     because: str,
     eliminations: tuple[tuple[int, int], ...],
     units: tuple[int, ...] = (),
+    then: str = "and",
 ) -> Step:
-    """The step of a rectangle, its sentence saying which corners lost one of a and b."""
+    """The step of a rectangle, its sentence saying which corners lost one of a and b. `then`
+    joins `because` to the eliminations: "and" after a fact ("so r4c3 or r4c7 is 9"), "so"
+    after what would happen ("the puzzle would have two solutions, so r4c7 cannot be 1")."""
     cands = grid.cands
     lost = [(cell, d) for cell in rect for d in (a, b) if not cands[cell] >> (d - 1) & 1]
     holds = f"all hold {a} and {b}"
@@ -148,7 +151,9 @@ def _ur_step(
     return Step(
         technique=name,
         rating=rating,
-        explanation=f"{cells_text(rect)} {holds}; {because}, and {eliminated_text(eliminations)}.",
+        explanation=(
+            f"{cells_text(rect)} {holds}; {because}, {then} {eliminated_text(eliminations)}."
+        ),
         eliminations=eliminations,
         cells=rect,
         candidates=candidates_of(grid, rect, 1 << (a - 1) | 1 << (b - 1)),
@@ -179,7 +184,9 @@ def unique_rectangle_1(grid: CandidateGrid, missing_candidates: bool = True) -> 
             else f"{cell_name(corner)} as {eliminations[0][1]} would force the other corners and "
             f"{_COMPLETE}"
         )
-        yield _ur_step("unique-rectangle-1", 4.5, grid, rect, a, b, because, eliminations)
+        yield _ur_step(
+            "unique-rectangle-1", 4.5, grid, rect, a, b, because, eliminations, then="so"
+        )
 
 
 def unique_rectangle_2(grid: CandidateGrid, missing_candidates: bool = True) -> Iterator[Step]:
@@ -284,6 +291,7 @@ def unique_rectangle_4(grid: CandidateGrid, missing_candidates: bool = True) -> 
                             f"{cell_name(r2)}, so {lost} in either would {_COMPLETE}",
                             eliminations,
                             (unit,),
+                            then="so",
                         )
                         break
 
@@ -351,6 +359,7 @@ def unique_rectangle_6(grid: CandidateGrid, missing_candidates: bool = True) -> 
                             f"in these cells, so {digit} in {cell_name(r1)} or {cell_name(r2)} "
                             f"would make both of them {digit} and {_COMPLETE}",
                             ((r1, digit), (r2, digit)),
+                            then="so",
                         )
                         break
 
@@ -384,6 +393,7 @@ def hidden_rectangle(grid: CandidateGrid, missing_candidates: bool = True) -> It
                         f"the rectangle, so {lost} in {cell_name(far)} would force the other "
                         f"corners and {_COMPLETE}",
                         ((far, lost),),
+                        then="so",
                     )
 
 
