@@ -561,20 +561,27 @@ def test_contradiction_forcing_chain() -> None:
 
 
 def test_a_contradiction_says_what_clashes() -> None:
-    """A single forced where its digit is already gone says why: the cell would hold two
-    digits, or the same digit as a cell it sees (it said "could not be 9 as forced")."""
+    """A single forced where its digit is already gone says why it is forced and why it cannot
+    be: the cell would hold two digits, or the same digit as a cell it sees (it said "could not
+    be 9 as forced", then left out what forced the 9)."""
     path = explain(
         "400030000000600800000000001000050090080000600070200000000102700503000040900000000"
     )
     steps = [s for s in path.steps if s.technique == "contradiction-forcing-chain"]
     said = " ".join(step.explanation for step in steps)
-    assert "r2c2 would be 3 and r2c2 would have to be 9 as well as 3, so r2c6 cannot be 5" in said
+    assert (
+        "r2c2 would be 3 and r2c2 would have to be 9 (as the last place for a 9 in row 2) as well "
+        "as 3, so r2c6 cannot be 5"
+    ) in said
     assert "as forced" not in said
     path = explain(
         "708000300000201000500000000040000026300080000000100090090600004000070500000000000"
     )
     said = " ".join(step.explanation for step in path.steps)
-    assert "r5c6 would be 2 and r8c6 would have to be 2 too, in column 6 with r5c6" in said
+    assert (
+        "r5c6 would be 2 and r8c6 would have to be 2 (as the last place for a 2 in row 8) too, in "
+        "column 6 with r5c6"
+    ) in said
 
 
 def test_contradiction_through_one_digit_is_a_nishio() -> None:

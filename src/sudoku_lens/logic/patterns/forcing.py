@@ -16,7 +16,7 @@ step that is yielded is traced again to name its singles, which keeps the search
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.patterns._common import eliminated_text, spell
@@ -168,6 +168,13 @@ class _Trace:
     broken_by: tuple[Candidate | None, ...] = ()
     broken_digit: int = 0
     """The digit the contradiction is about (0 for a cell left without candidates)."""
+    found_as: dict[Candidate, str] = field(default_factory=dict)
+    """For each forced placement, why it was forced, in words: "the last place for a 9 in row
+    2" (a hidden single) or "its only candidate left" (a naked single)."""
+
+
+_NAKED = "its only candidate left"
+"""Why a naked single of a traced assumption was forced (see `_Trace.found_as`)."""
 
 
 def _trace(grid: CandidateGrid, assumption: Candidate, nested: bool = False) -> _Trace:
@@ -183,7 +190,7 @@ def _trace(grid: CandidateGrid, assumption: Candidate, nested: bool = False) -> 
             if placed[d] >> cell & 1:
                 continue
             if not cands[cell] >> (d - 1) & 1:
-                trace.broken = _clash(cell, d, removed_by.get((cell, d)))
+                trace.broken = _clash(cell, d, removed_by.get((cell, d)), trace.found_as)
                 trace.broken_by = ((cell, d), removed_by.get((cell, d)))
                 trace.broken_digit = d
                 return trace
@@ -207,6 +214,7 @@ def _trace(grid: CandidateGrid, assumption: Candidate, nested: bool = False) -> 
                 single = (peer, left.bit_length())
                 if not left & (left - 1) and single not in trace.reasons:
                     trace.reasons[single] = _supports(trace, *single)
+                    trace.found_as[single] = _NAKED
                     todo.append(single)
         for d in range(1, 10):
             for unit, unit_cells in enumerate(UNIT_SETS):
@@ -216,6 +224,9 @@ def _trace(grid: CandidateGrid, assumption: Candidate, nested: bool = False) -> 
                 if here:
                     single = (here.bit_length() - 1, d)
                     if single not in trace.reasons:
+                        trace.found_as[single] = (
+                            f"the last place for {a_digit(d)} in {unit_name(unit)}"
+                        )
                         trace.reasons[single] = tuple(
                             removed_by.get((other, d))
                             for other in _cells(unit_cells & ~here & ~placed[d])
@@ -234,17 +245,19 @@ def _trace(grid: CandidateGrid, assumption: Candidate, nested: bool = False) -> 
             return trace
 
 
-def _clash(cell: int, digit: int, by: Candidate | None) -> str:
-    """In words, why a single the assumption forces cannot be made: `by` took its digit away
-    (a placement in the cell itself or in a cell it sees; None: an inner chain)."""
+def _clash(cell: int, digit: int, by: Candidate | None, found_as: dict[Candidate, str]) -> str:
+    """In words, why a single the assumption forces cannot be made: what forced it
+    (`found_as`), and that `by` took its digit away (a placement in the cell itself or in a cell
+    it sees; None: an inner chain)."""
     name = cell_name(cell)
+    why = f" (as {found_as[(cell, digit)]})" if (cell, digit) in found_as else ""
     if by is None:
-        return f"{name} would have to be {digit}, which a chain on the way ruled out"
+        return f"{name} would have to be {digit}{why}, which a chain on the way ruled out"
     other, placed = by
     if other == cell:
-        return f"{name} would have to be {digit} as well as {placed}"
+        return f"{name} would have to be {digit}{why} as well as {placed}"
     unit = unit_name(common_units((cell, other))[0])
-    return f"{name} would have to be {digit} too, in {unit} with {cell_name(other)}"
+    return f"{name} would have to be {digit}{why} too, in {unit} with {cell_name(other)}"
 
 
 def _nested_round(
@@ -267,6 +280,7 @@ def _nested_round(
                 single = (cell, left.bit_length())
                 if not left & (left - 1) and single not in trace.reasons:
                     trace.reasons[single] = ()
+                    trace.found_as[single] = _NAKED
                     todo.append(single)
     return removed
 
