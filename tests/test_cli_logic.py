@@ -94,6 +94,20 @@ def test_hint_on_pencil_marks_from_a_file_and_stdin(capsys, tmp_path, monkeypatc
     assert run(["hint", "-"], capsys)[1].startswith("hidden-single: r1c6")
 
 
+@pytest.mark.parametrize("command", ["solve", "rate"])
+def test_solve_and_rate_refuse_a_pencil_mark_grid_in_one_line(capsys, tmp_path, command) -> None:
+    """A pencil-mark grid given to solve or rate is named as one, in one line, pointing to the
+    commands that take it (each of its rows was reported as a puzzle of too few cells)."""
+    path = tmp_path / "state.txt"
+    path.write_text(CandidateGrid.from_puzzle(EASY).pencilmarks() + "\n")
+    code, out, err = run([command, str(path)], capsys)
+    assert code == 2 and out == ""
+    assert err.splitlines() == [
+        f"sudoku-lens: error: {path} is a pencil-mark grid: explain (which rates it too) and hint "
+        "take one; solve and rate take puzzles of 81 cells"
+    ]
+
+
 def test_hint_on_a_photo_from_stdin_and_as_json_writes_no_picture(
     capsys, tmp_path, monkeypatch
 ) -> None:

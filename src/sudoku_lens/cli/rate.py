@@ -23,7 +23,7 @@ from sudoku_lens.cli.jobs import (
     where,
     write_rows,
 )
-from sudoku_lens.cli.solve import read_text
+from sudoku_lens.cli.solve import read_text, refuse_pencil_marks
 from sudoku_lens.errors import PuzzleFormatError, SudokuLensError
 
 _CHUNK = 32
@@ -75,9 +75,11 @@ def run(args: argparse.Namespace) -> int:
 
     check_text_output(args.output)
     start = time.perf_counter()
-    entries = read_puzzles(read_text(args.file))
+    text = read_text(args.file)
+    entries = read_puzzles(text)
     if not entries:
         raise PuzzleFormatError(f"no puzzle found in {where(args.file)}")
+    refuse_pencil_marks(entries, text, args.file)
     lines = [entry.line for entry in entries if entry.line is not None]
     chunks = [lines[i : i + _CHUNK] for i in range(0, len(lines), _CHUNK)]
     with progress_bar(len(lines)) as progress:

@@ -115,6 +115,18 @@ def read_text(source: str) -> str:
     raise PuzzleFormatError(f"no such file: {source} (and it is not an 81-character puzzle)")
 
 
+def refuse_pencil_marks(entries: list[PuzzleEntry], text: str, source: str) -> None:
+    """Raise PuzzleFormatError, in one line, when no puzzle of `text` could be read because it
+    is a pencil-mark grid (each of its rows would otherwise be reported as a bad puzzle)."""
+    from sudoku_lens.logic.state import is_pencil_mark_grid
+
+    if all(entry.line is None for entry in entries) and is_pencil_mark_grid(text):
+        raise PuzzleFormatError(
+            f"{where(source)} is a pencil-mark grid: explain (which rates it too) and hint take "
+            "one; solve and rate take puzzles of 81 cells"
+        )
+
+
 def read_stdin() -> tuple[bytes | None, str | None]:
     """Standard input as (image bytes, None) when its content is a picture, else (None, text);
     SudokuLensError when it is closed."""
@@ -149,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
     entries = read_puzzles(text)
     if not entries:
         raise PuzzleFormatError(f"no puzzle found in {where(args.puzzle)}")
+    refuse_pencil_marks(entries, text, args.puzzle)
     if len(entries) == 1 and args.output is None:
         return _solve_one(entries[0], as_json=args.json)
     return _solve_batch(entries, args, start)

@@ -194,12 +194,20 @@ class CandidateGrid:
         return "\n".join(rows)
 
 
+def is_pencil_mark_grid(text: str) -> bool:
+    """Whether `text` (comment lines aside) is 81 candidate groups, some of several digits: a
+    pencil-mark grid as the classic tools export it, not puzzle text."""
+    rows = [r for r in text.splitlines() if not r.lstrip().startswith("#")]
+    groups = [word for row in rows for word in _SEPARATORS.sub(" ", row).split()]
+    return len(groups) == 81 and any(len(word) > 1 for word in groups)
+
+
 def parse_state(text: str) -> CandidateGrid:
     """A puzzle given as puzzle text (an 81-character line or a 9-row grid of digits) or as a
     pencil-mark grid: 81 groups of digits separated by spaces, some holding several digits."""
     rows = [r for r in text.splitlines() if not r.lstrip().startswith("#")]
     groups = [word for row in rows for word in _SEPARATORS.sub(" ", row).split()]
-    if len(groups) == 81 and any(len(word) > 1 for word in groups):
+    if is_pencil_mark_grid(text):
         return CandidateGrid.from_pencilmarks("\n".join(rows))
     try:
         return CandidateGrid.from_puzzle(text)
