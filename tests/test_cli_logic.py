@@ -125,6 +125,25 @@ def test_hint_on_a_photo_from_stdin_and_as_json_writes_no_picture(
     assert list(tmp_path.iterdir()) == []  # neither wrote a picture: only -o does then
 
 
+def test_a_picture_without_a_step_says_why_under_it(capsys, tmp_path, monkeypatch) -> None:
+    """The caption of a picture with no step says what the printed line says: the grid is
+    complete, or the technique asked for does not apply (it said "No step found." either way)."""
+    captions: list[str] = []
+    monkeypatch.setattr(
+        "sudoku_lens.draw.hint.add_caption", lambda image, text: captions.append(text) or image
+    )
+    out = str(tmp_path / "hint.png")
+    one_left = "0" + SOLUTION[1:]
+    assert run(["hint", one_left, "--technique", "x-wing", "-o", out], capsys)[1] == (
+        "no step found: no x-wing applies in this state\n"
+    )
+    assert run(["hint", SOLUTION, "-o", out], capsys)[0] == 0
+    assert captions == [
+        "No x-wing applies in this state.",
+        "No step found: the grid is already complete.",
+    ]
+
+
 def test_a_finished_grid_and_a_file_of_puzzles_are_named_as_such(capsys, tmp_path) -> None:
     assert run(["hint", SOLUTION], capsys)[1] == "no step found: the grid is already complete\n"
     assert run(["explain", SOLUTION], capsys)[1] == (

@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
         steps = find_hints(state, technique=args.technique, every=args.every)
         image = _grid_picture(state, steps[0] if steps else None) if output else None
     if output is not None and image is not None:
-        _write(output, image, steps, state.is_solved(), found)
+        _write(output, image, steps, state.is_solved(), found, args.technique)
     _print(steps, args, state.is_solved(), found)
     if output is not None:
         print(f"wrote {output}", file=sys.stderr)
@@ -155,7 +155,12 @@ def _grid_picture(state: CandidateGrid, step: Step | None) -> np.ndarray:
 
 
 def _write(
-    output: Path, image: np.ndarray, steps: list[Step], complete: bool, found: PhotoHint | None
+    output: Path,
+    image: np.ndarray,
+    steps: list[Step],
+    complete: bool,
+    found: PhotoHint | None,
+    technique: str | None,
 ) -> None:
     """Write the picture with the first step's sentence (or why there is none) under it,
     naming the entries ringed in it, so that the picture says everything on its own."""
@@ -165,8 +170,10 @@ def _write(
 
     if steps:
         text = steps[0].explanation
+    elif complete:
+        text = "No step found: the grid is already complete."
     else:
-        text = "No step found: the grid is already complete." if complete else "No step found."
+        text = f"No {technique or 'technique'} applies in this state."
     if found is not None:
         covered = {cell for cell, _ in steps[0].placements} if steps else set()
         written = found.entries.reshape(-1)
