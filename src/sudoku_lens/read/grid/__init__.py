@@ -15,7 +15,9 @@ The search runs on a grayscale copy halved until it is at most WORK_SIDE pixels,
    crossings, mapped back to the photo, are the lattice, its outer ones the corners.
 5. `cells`: the grid rectified and every cell cut through its own four crossings with a margin.
 
-`geometry` holds what the stages share: the photo's halvings, rectifying a quad, points and lines.
+`restore` takes a shake's motion blur or a grain out of the rectified grid, for the reader to read
+its cells again when it is unsure of them. `geometry` holds what the stages share: the photo's
+halvings, rectifying a quad, points and lines.
 """
 
 from sudoku_lens.read.grid.cells import CELL, CROP, MARGIN, GridLocation, cut_grid

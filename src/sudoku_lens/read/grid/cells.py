@@ -7,7 +7,7 @@ a coloured pen or our own blue answer from the printed digits.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -160,6 +160,25 @@ def cut_cells(
         warped = ink_tone(warped_bgr)
     f = 0.5**level
     homography = to_source @ np.array([[f, 0, 0.5 * f - 0.5], [0, f, 0.5 * f - 0.5], [0, 0, 1]])
+    cells, boxes = _cell_crops(warped, lattice, homography)
+    ink_colour = np.ones((81, 3), np.float32) if warped_bgr is None else _ink_colour(warped_bgr)
+    return GridLocation(
+        corners=corners,
+        warped=warped,
+        cells=cells,
+        cell_boxes=boxes,
+        homography=homography,
+        lattice=lattice.astype(np.float32),
+        ink_colour=ink_colour,
+    )
+
+
+def _cell_crops(
+    warped: np.ndarray, lattice: np.ndarray, homography: np.ndarray
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """The 81 crops of a rectified grid `warped` (see `GridLocation.cells`), each cut through its
+    own four crossings of `lattice` (image coordinates, mapped by `homography`), and the (9, 9, 4)
+    boxes of the cells, line to line."""
     grid = cv2.perspectiveTransform(lattice.reshape(-1, 1, 2).astype(np.float64), homography)
     grid = grid.reshape(10, 10, 2)
     x0 = np.minimum(grid[:-1, :-1, 0], grid[1:, :-1, 0])
@@ -170,20 +189,15 @@ def cut_cells(
     pad = np.stack([x1 - x0, y1 - y0], axis=2) * (MARGIN / CELL)
     outer = np.rint(np.concatenate([boxes[..., :2] - pad, boxes[..., 2:] + pad], axis=2))
     outer = outer.astype(int)
-    cells = []
-    for r in range(9):
-        for c in range(9):
-            cells.append(_crop(warped, outer[r, c]))
-    ink_colour = np.ones((81, 3), np.float32) if warped_bgr is None else _ink_colour(warped_bgr)
-    return GridLocation(
-        corners=corners,
-        warped=warped,
-        cells=cells,
-        cell_boxes=np.rint(boxes).astype(np.int32),
-        homography=homography,
-        lattice=lattice.astype(np.float32),
-        ink_colour=ink_colour,
-    )
+    cells = [_crop(warped, outer[r, c]) for r in range(9) for c in range(9)]
+    return cells, np.rint(boxes).astype(np.int32)
+
+
+def recut(location: GridLocation, warped: np.ndarray) -> GridLocation:
+    """`location` with its cells cut again, as `cut_cells` cut them, from `warped`: the same
+    rectified grid changed (sharpened) in place; the ink colours are kept."""
+    cells, _ = _cell_crops(warped, location.lattice, location.homography)
+    return replace(location, warped=warped, cells=cells)
 
 
 def _crop(image: np.ndarray, box: np.ndarray) -> np.ndarray:
