@@ -212,7 +212,7 @@ def test_a_puzzle_without_a_unique_answer_is_reported_not_drawn(
     broken = np.array([int(c) for c in BROKEN], np.uint8).reshape(9, 9)
     real_read = live_solver.read_image
 
-    def read_exactly(frame: np.ndarray) -> reader.Reading:
+    def read_exactly(frame: np.ndarray, **_: Any) -> reader.Reading:
         """The real reading (grid, corners), with the digits read without error: this test is
         about what live mode does with a puzzle that has no answer, not about reading it."""
         reading = real_read(frame)
@@ -340,7 +340,7 @@ def test_a_read_that_misses_a_printed_digit_is_not_drawn(
     real_read = live_solver.read_image
     calls = []
 
-    def read_missing_one(frame: np.ndarray) -> reader.Reading:
+    def read_missing_one(frame: np.ndarray, **_: Any) -> reader.Reading:
         """The real grid and corners with the true givens, but one printed digit read as an
         empty cell on the first four reads (the puzzle still has a unique solution)."""
         reading = real_read(frame)
@@ -498,3 +498,19 @@ def test_settings_that_cannot_work_and_empty_frames_are_refused_clearly() -> Non
             LiveSettings(**bad)
     with pytest.raises(ImageError, match="is empty"):
         LiveSolver().process(np.zeros((0, 0, 3), np.uint8))
+
+
+def test_a_frame_without_a_grid_is_not_searched_again_restored(monkeypatch) -> None:
+    """Live mode leaves out the grid search's retry on a restored copy (a photo's last resort):
+    frames without a grid are common in a video and the next sharp one comes soon."""
+    from sudoku_lens.read.grid import search
+
+    def refuse(gray: np.ndarray) -> None:
+        raise AssertionError("a video frame was searched again restored")
+
+    monkeypatch.setattr(search, "_restorations", refuse)
+    blank = np.full((480, 640, 3), 200, np.uint8)
+    cv2.putText(blank, "no grid here", (60, 240), cv2.FONT_HERSHEY_SIMPLEX, 2, (40, 40, 40), 3)
+    solver = LiveSolver()
+    for _ in range(3):
+        assert solver.process(blank).state == "searching"

@@ -1,5 +1,7 @@
-"""Shaken and grainy photos: the shake found and taken out, the grain measured, the grid read
-again only when the digit model is unsure of it (`read.grid.restore`, `read.reader`)."""
+"""Shaken, grainy, washed-out and dark photos: the shake found and taken out, the grain measured,
+the grid read again only when the digit model is unsure of it or its digits are faint, the photo
+searched again restored only when no grid is found in it (`read.grid.restore`, `read.reader`,
+`read.grid.search`)."""
 
 from __future__ import annotations
 
@@ -9,20 +11,24 @@ import pytest
 
 from sudoku_lens.read import read_photo
 from sudoku_lens.read import reader as reader_module
-from sudoku_lens.read.grid import locate_grid
+from sudoku_lens.read.grid import GridSearch, locate_grid
+from sudoku_lens.read.grid import search as search_module
 from sudoku_lens.read.grid.cells import recut
 from sudoku_lens.read.grid.restore import (
     GRAINY,
+    contrast_gain,
+    deepened,
     grain,
     line_kernel,
     restored,
     shake,
     smoothed,
     steadied,
+    stretched,
 )
 from sudoku_lens.read.image_io import load_image
 from sudoku_lens.read.kinds import read_cells
-from sudoku_lens.read.reader import UNSURE, sureness
+from sudoku_lens.read.reader import FAINT, UNSURE, stroke_level, sureness
 from sudoku_lens.synth import EXAMPLE_PATH, example_photo
 
 
@@ -100,3 +106,60 @@ def test_a_sure_reading_is_not_restored(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(reader_module, "restored", refuse)
     reading = read_photo(EXAMPLE_PATH)
     assert np.array_equal(reading.grid, example_photo().puzzle)
+
+
+def scaled_contrast(image: np.ndarray, factor: float, middle: float) -> np.ndarray:
+    """`image` with its grey levels' distance from `middle` times `factor`: washed out towards
+    mid-grey (middle 128), or darkened as in dim light (middle 0)."""
+    return np.clip(middle + (image - middle) * factor, 0, 255).astype(np.uint8)
+
+
+def test_a_photo_shaken_along_the_rows_rules_is_searched_again_steadied() -> None:
+    # A 10-pixel shake down the photo smears its grid's rows' thin rules below the ink mask's
+    # threshold: before the photo was searched again steadied, no grid was found in it.
+    shaken = cv2.filter2D(phone_sized_example(), -1, np.ones((10, 1), np.float32) / 10)
+    trace = GridSearch()
+    reading = read_photo(shaken, trace=trace)
+    assert trace.restored == "steadied"
+    assert np.array_equal(reading.grid, example_photo().puzzle)
+
+
+def test_a_washed_out_photo_is_searched_again_with_its_contrast_stretched() -> None:
+    # At a tenth of its contrast no grid was found in it before.
+    washed_out = scaled_contrast(phone_sized_example(), 0.1, 128.0)
+    trace = GridSearch()
+    reading = read_photo(washed_out, trace=trace)
+    assert trace.restored == "contrast stretched"
+    assert np.array_equal(reading.grid, example_photo().puzzle)
+
+
+def test_the_faint_digits_of_a_dark_photo_are_read_from_the_grid_stretched() -> None:
+    # At a tenth of its light, 18 of the 25 digits were lost before: too faint for the finder.
+    dark = scaled_contrast(phone_sized_example(), 0.1, 0.0)
+    location = locate_grid(dark)
+    assert stroke_level(read_cells(location)) < FAINT
+    assert np.array_equal(read_photo(dark).grid, example_photo().puzzle)
+
+
+def test_a_photo_whose_grid_is_found_as_taken_is_not_searched_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refuse(gray: np.ndarray) -> None:
+        raise AssertionError("a photo whose grid was found was searched again")
+
+    monkeypatch.setattr(search_module, "_restorations", refuse)
+    trace = GridSearch()
+    reading = read_photo(phone_sized_example(), trace=trace)
+    assert trace.restored is None
+    assert np.array_equal(reading.grid, example_photo().puzzle)
+
+
+def test_stretched_spans_the_grey_levels_and_deepened_clips_nothing() -> None:
+    ramp = np.tile(np.linspace(100, 140, 256), (64, 1)).astype(np.uint8)
+    assert contrast_gain(ramp) == pytest.approx(255 / 40, rel=0.05)
+    spread = stretched(ramp)
+    assert spread.min() == 0 and spread.max() == 255
+    deep = deepened(ramp, 3.0)
+    assert deep.min() == 0 and deep.max() == 120  # 40 grey levels, three times as many
+    steep = deepened(ramp, 100.0)  # no more than the range allows: nothing is clipped
+    assert steep.max() == 255 and np.count_nonzero(steep == 255) < 2 * ramp.shape[0]

@@ -140,16 +140,17 @@ def _polygon(image: np.ndarray, quad: np.ndarray, color: tuple[int, int, int], w
 
 
 def binarised_picture(search: GridSearch) -> np.ndarray:
-    """Stage 1: the ink mask, ink in black."""
+    """Stage 1: the ink mask, ink in black (of the photo restored, when only that held the
+    grid: `GridSearch.restored`)."""
     assert search.mask is not None
-    return titled(
-        255 - search.mask,
-        [
-            "1. Binarised (adaptive threshold)",
-            "Black: ink darker than its surroundings.",
-            "The grid's lines should be solid and closed all around.",
-        ],
-    )
+    lines: list[str | tuple[str, tuple[int, int, int]]] = [
+        "1. Binarised (adaptive threshold)",
+        "Black: ink darker than its surroundings.",
+        "The grid's lines should be solid and closed all around.",
+    ]
+    if search.restored is not None:
+        lines.append((f"No grid in the photo as taken: shown {search.restored}.", ORANGE))
+    return titled(255 - search.mask, lines)
 
 
 def outlines_picture(search: GridSearch, labelled: int = LABELLED) -> np.ndarray:

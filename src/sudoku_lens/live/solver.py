@@ -23,6 +23,9 @@ A read that leaves empty a cell holding as much ink as a printed digit (`missed_
 confirmed: its answer would be drawn over the print. Such a read breaks the run of agreeing
 reads, and the grid stays in the reading state until a read without that flaw comes.
 
+Frames are searched as they come: one without a grid is not searched again restored, as a photo
+is (`read_image(retry=False)`), since the next sharp frame comes soon.
+
 When the grid is lost the solver starts looking again; a puzzle confirmed before is recognised
 on the first frame it is read again.
 """
@@ -340,7 +343,7 @@ class LiveSolver:
     def _read(self, frame: np.ndarray) -> _Read | None:
         """Read and solve the grid in the frame, or None when there is none or it is no puzzle."""
         try:
-            reading = read_image(frame)
+            reading = read_image(frame, retry=False)
         except GridNotFoundError:
             return None
         if int(np.count_nonzero(reading.grid)) < _MIN_GIVENS:
@@ -426,7 +429,7 @@ class LiveSolver:
         if x1 - x0 < 0.5 * side or y1 - y0 < 0.5 * side:
             return None
         try:
-            found = locate_grid(frame[y0:y1, x0:x1]).corners + np.float32([x0, y0])
+            found = locate_grid(frame[y0:y1, x0:x1], retry=False).corners + np.float32([x0, y0])
         except GridNotFoundError:
             return None
         found = np.roll(found, _best_roll(found, corners), axis=0)

@@ -1,7 +1,8 @@
 """Read a Sudoku from a photo: find the grid, read each cell's digit and kind, turn upright.
 
-A grid whose digits the digit model is unsure of is restored (its motion blur or grain taken out,
-`read.grid.restore`) and read again.
+A grid whose digits are faint is read again with its contrast stretched; one whose digits the
+digit model is unsure of is restored (its motion blur or grain taken out, `read.grid.restore`)
+and read again.
 
 `read_image` reads a decoded image; `read_photo` decodes a path or bytes first (`load_image`).
 """
@@ -19,7 +20,7 @@ from sudoku_lens.puzzle import grid_json
 from sudoku_lens.read.digits import DigitClassifier, rotate_grid
 from sudoku_lens.read.grid import GridLocation, GridSearch, locate_grid
 from sudoku_lens.read.grid.cells import check_whole, recut
-from sudoku_lens.read.grid.restore import restored
+from sudoku_lens.read.grid.restore import deepened, restored
 from sudoku_lens.read.image_io import load_image
 from sudoku_lens.read.kinds import (
     HANDWRITTEN,
@@ -122,24 +123,33 @@ def read_photo(
     return _read(image, {"decode": time.perf_counter() - start}, trace)
 
 
-def read_image(image_bgr: np.ndarray, *, trace: GridSearch | None = None) -> Reading:
+def read_image(
+    image_bgr: np.ndarray, *, trace: GridSearch | None = None, retry: bool = True
+) -> Reading:
     """Read the Sudoku in a decoded BGR (or grayscale) uint8 image, which is kept, not copied.
 
     The grid is located and cut into cells along its own lines; the digit classifier reads the
     cells in each of the four orientations and keeps the one it reads most confidently, so
     sideways and upside-down photos (whatever their EXIF tag says) come out upright. The kinds
     model then tells each cell empty, printed, handwritten or pencil notes (`read.kinds`). `trace`
-    records what the grid search considered (see `GridSearch`). Raises GridNotFoundError when no
-    grid is seen.
+    records what the grid search considered (see `GridSearch`); `retry=False` does not search
+    the photo again restored when no grid is found in it (`locate_grid`), as live mode does.
+    Raises GridNotFoundError when no grid is seen.
     """
-    return _read(image_bgr, {}, trace)
+    return _read(image_bgr, {}, trace, retry)
 
 
-def _read(image_bgr: np.ndarray, timings: dict[str, float], trace: GridSearch | None) -> Reading:
+def _read(
+    image_bgr: np.ndarray,
+    timings: dict[str, float],
+    trace: GridSearch | None,
+    retry: bool = True,
+) -> Reading:
     """Read a decoded image, adding each stage's seconds and their total to `timings`."""
-    location = locate_grid(image_bgr, timings=timings, trace=trace)
+    location = locate_grid(image_bgr, timings=timings, trace=trace, retry=retry)
     start = time.perf_counter()
-    location, cells = _read_restored(location, read_cells(location))
+    location, cells = _read_faint(location, read_cells(location))
+    location, cells = _read_restored(location, cells)
     inked = np.array([found.mask is not None for found in cells.found]).reshape(9, 9)
     check_whole(location.lattice, *image_bgr.shape[:2], inked)
     timings["digits"] = time.perf_counter() - start
@@ -188,6 +198,43 @@ photos under UNSURE read at -0.37 or surer once steadied, the 19 grainy ones at 
 once smoothed. A grid that is not shaken is steadied along a chance line: before grainy grids
 were smoothed instead, 3 of the 30 at sigma 30 came out of it surer than before but misread as
 much or more, at -0.71 to -0.87."""
+
+
+FAINT = 20.0
+"""Stroke darkness of a grid's digits (`stroke_level`, grey levels) below which its cells are read
+again from the grid with its contrast stretched (`_read_faint`). The digit finder takes a mark
+fainter than 10 grey levels for no digit, so in a photo taken in dim light or washed out the
+fainter digits are lost. The 320 dataset photos' digits are 32 or darker (median 75), the 30
+printed validation photos' darkened or washed out to 0.35 of their contrast 12 to 54 (median 21);
+shaken by 15 pixels 21 or darker, with grain of sigma 30, 36."""
+
+FAINT_TARGET = 60.0
+"""Stroke darkness that `_read_faint` stretches a faint grid's digits to (near the dataset
+photos' median, 75). Set on the 30 printed validation photos darkened and washed out to 0.35 of
+their contrast (benchmarks/conditions.py), read exactly: 30 and 29 at 30 and at 40, 30 and 30 at
+60 and at 80 (26 and 24 unstretched)."""
+
+
+def stroke_level(cells: CellReading) -> float:
+    """The stroke darkness of a grid's digits, in grey levels: the 75th percentile of that of
+    its marks (`CellInk.level`), as the digit finder's own reference for a smudge is; 0 for a
+    grid without marks."""
+    levels = [found.level for found in cells.found if found.mask is not None]
+    return float(np.percentile(levels, 75)) if levels else 0.0
+
+
+def _read_faint(location: GridLocation, cells: CellReading) -> tuple[GridLocation, CellReading]:
+    """The grid and its cells read (`cells`, from `location`), or, when its digits are faint
+    (FAINT), the grid with its contrast stretched to bring them to FAINT_TARGET (`deepened`: by
+    less where that would take the grid's grey levels out of range) and its cells read again."""
+    level = stroke_level(cells)
+    if level >= FAINT:
+        return location, cells
+    warped = deepened(location.warped, FAINT_TARGET / max(level, 1.0))
+    if np.array_equal(warped, location.warped):
+        return location, cells
+    stretched = recut(location, warped)
+    return stretched, read_cells(stretched)
 
 
 def sureness(cells: CellReading) -> float:

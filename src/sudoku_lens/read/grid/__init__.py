@@ -15,8 +15,11 @@ The search runs on a grayscale copy halved until it is at most WORK_SIDE pixels,
    crossings, mapped back to the photo, are the lattice, its outer ones the corners.
 5. `cells`: the grid rectified and every cell cut through its own four crossings with a margin.
 
-`restore` takes a shake's motion blur or a grain out of the rectified grid, for the reader to read
-its cells again when it is unsure of them. `geometry` holds what the stages share: the photo's
+When no grid is found, the search runs again on the photo restored: its contrast stretched, then
+its shake taken out (a washed-out or shaken photo's thin rules are too faint for the ink mask).
+`restore` does that, and takes a shake's motion blur or a grain out of the rectified grid, or
+stretches its contrast, for the reader to read its cells again when it is unsure of them or
+they are faint. `geometry` holds what the stages share: the photo's
 halvings, rectifying a quad, points and lines.
 """
 

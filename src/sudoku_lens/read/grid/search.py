@@ -8,6 +8,7 @@ for `sudoku_lens.debug` to draw, also when no grid is found.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -36,6 +37,13 @@ from sudoku_lens.read.grid.geometry import (
     to_level,
 )
 from sudoku_lens.read.grid.lattice import fit_lattice
+from sudoku_lens.read.grid.restore import (
+    STRETCHED,
+    contrast_gain,
+    shake,
+    steadied,
+    stretched,
+)
 
 _MIN_SIDE = 90  # least side, in searched pixels, of a grid (10 per cell: less is unreadable)
 _SMALL_GRID = 0.15  # a best grid smaller than this share of the image calls for box groups
@@ -65,16 +73,21 @@ class GridSearch:
     scale: float = 1.0
     """Searched image size / photo size (a power of one half)."""
     gray: np.ndarray | None = None
-    """The grayscale image searched."""
+    """The grayscale image searched (restored, see `restored`, when only that held the grid)."""
     mask: np.ndarray | None = None
     """Its ink mask: 255 where darker than the surroundings."""
     candidates: list[Candidate] = field(default_factory=list)
     """Every distinct candidate scored, in the order tried (each again for every scoring after
-    none passed: on the sharp ink, then on the ink before the last halving)."""
+    none passed: on the sharp ink, then on the ink before the last halving, then those of each
+    restored image searched)."""
     chosen: np.ndarray | None = None
     """(4, 2) corners of the candidate chosen, or None when none is a grid."""
     location: GridLocation | None = None
     """The grid found, in the photo's pixels, or None."""
+    restored: str | None = None
+    """How the image searched was restored for a search that found the grid after none was
+    found in it as taken (`locate_grid`): "contrast stretched" or "steadied"; None when it was
+    searched as taken."""
 
 
 def _check_searchable(image_bgr: np.ndarray) -> None:
@@ -96,6 +109,7 @@ def locate_grid(
     *,
     timings: dict[str, float] | None = None,
     trace: GridSearch | None = None,
+    retry: bool = True,
 ) -> GridLocation:
     """Find the Sudoku grid in a BGR (or grayscale) uint8 image and cut its cells.
 
@@ -103,7 +117,13 @@ def locate_grid(
     ink of the unblurred image (`sharp_strength`), in which hairline rules keep their darkness,
     and then, in a photo that was halved for the search, on that ink measured before the last
     halving: a one-pixel grey rule halved to half a pixel falls below the ink floor, while its
-    ink measured first and then halved keeps half its strength.
+    ink measured first and then halved keeps half its strength. Where still no grid is found
+    (and none was turned down as a block of a grid running off the photo), the search is run
+    again on the searched image restored (`_restorations`): the thin rules of a washed-out or
+    shaken photo may be too faint for the ink mask. Only that retry costs a photo without a grid
+    more; the cells are cut from the image as it is all the same, so that the reader sees them
+    as taken (and restores them itself, `reader._read_restored`). `retry=False` leaves the retry
+    out, for a video, where a frame without a grid is common and the next sharp frame comes soon.
     Raises GridNotFoundError when the image holds no grid, GridCutOffError (naming the edge)
     when what looked most like one is a block of a grid whose lines run on towards the photo's
     edge (`continuing_sides`). When `timings` is given, the seconds
@@ -113,38 +133,96 @@ def locate_grid(
     start = time.perf_counter()
     _check_searchable(image_bgr)
     levels = gray_levels(image_bgr)
-    mask, strength = binarize(levels[-1])
-    if trace is not None:
-        trace.scale, trace.gray, trace.mask = 0.5 ** (len(levels) - 1), levels[-1], mask
-    pyramid = ink_pyramid(strength)
     level = len(levels) - 1
+    if trace is not None:
+        trace.scale = 0.5**level
+    found = _search(levels[-1], levels[-2] if level > 0 else None, trace)
+    if retry and found.quad is None and found.edge is None:
+        found = _retried(levels[-1], trace) or found
+    if trace is not None:
+        trace.gray, trace.mask, trace.restored = found.gray, found.mask, found.restored
+        trace.chosen = found.quad
+    if found.quad is None and found.edge is not None:
+        raise cut_off_error(found.edge)
+    if found.quad is None:
+        raise GridNotFoundError("no Sudoku grid found in the image")
+    quad = found.quad
+    if found.finer:
+        quad, level = to_level(quad, -1), level - 1
+    lattice = to_level(fit_lattice(found.pyramid, quad), -level)
+    located = time.perf_counter()
+    location = cut_cells(levels, lattice, image_bgr)
+    if timings is not None:
+        timings["grid"] = located - start
+        timings["cells"] = time.perf_counter() - located
+    if trace is not None:
+        trace.location = location
+    return location
+
+
+@dataclass(frozen=True)
+class _Found:
+    """What one search of a grayscale image found."""
+
+    gray: np.ndarray
+    """The image searched."""
+    mask: np.ndarray
+    """Its ink mask."""
+    quad: np.ndarray | None
+    """(4, 2) corners of the grid found, in `gray`'s pixels, or None."""
+    pyramid: Pyramid
+    """The ink the grid's lines are traced in: of `gray`, or of the image before its last
+    halving when `finer`."""
+    finer: bool
+    """Whether the grid was found in the ink measured before the last halving."""
+    edge: str | None
+    """The photo's edge that the best block of a grid running off it runs to, or None."""
+    restored: str | None = None
+    """How `gray` was restored from the searched image (`_restorations`); None: it is that
+    image."""
+
+
+def _search(
+    gray: np.ndarray, before_halving: np.ndarray | None, trace: GridSearch | None
+) -> _Found:
+    """Search the grayscale image `gray` for a grid: its candidates scored on its ink, then on its
+    sharp ink, then (given `before_halving`, the image `gray` was halved from) on the sharp ink
+    of that (see `locate_grid`)."""
+    mask, strength = binarize(gray)
+    pyramid = ink_pyramid(strength)
     candidates = _Candidates(mask)
     blocks: list[_Block] = []
     quad = _best_quad(candidates, pyramid, trace, blocks)
     if quad is None:  # a hairline grid whose thin rules the blurred ink loses: score again
-        quad = _best_quad(candidates, ink_pyramid(sharp_strength(levels[-1])), trace, blocks)
-    finer = quad is None and level > 0
+        quad = _best_quad(candidates, ink_pyramid(sharp_strength(gray)), trace, blocks)
+    finer = quad is None and before_halving is not None
     if finer:  # rules too thin to outlast the last halving: measure their ink before it
-        pyramid = ink_pyramid(sharp_strength(levels[-2]))
+        pyramid = ink_pyramid(sharp_strength(before_halving))
         quad = _best_quad(candidates, pyramid, trace, blocks, finer=True)
-    if trace is not None:
-        trace.chosen = quad
     edge = max(blocks, key=lambda block: block.value).edge if blocks else None
-    if quad is None and edge is not None:
-        raise cut_off_error(edge)
-    if quad is None:
-        raise GridNotFoundError("no Sudoku grid found in the image")
-    if finer:
-        quad, level = to_level(quad, -1), level - 1
-    lattice = to_level(fit_lattice(pyramid, quad), -level)
-    found = time.perf_counter()
-    location = cut_cells(levels, lattice, image_bgr)
-    if timings is not None:
-        timings["grid"] = found - start
-        timings["cells"] = time.perf_counter() - found
-    if trace is not None:
-        trace.location = location
-    return location
+    return _Found(gray, mask, quad, pyramid, finer, edge)
+
+
+def _retried(gray: np.ndarray, trace: GridSearch | None) -> _Found | None:
+    """The search of the searched image `gray` restored (`_restorations`), for a photo in which
+    no grid was found as it is: the first that finds a whole grid, or None. A block of a grid
+    found only in a restored image is not taken for a grid running off the photo."""
+    for name, restored in _restorations(gray):
+        found = _search(restored, None, trace)
+        if found.quad is not None:
+            return replace(found, restored=name)
+    return None
+
+
+def _restorations(gray: np.ndarray) -> Iterator[tuple[str, np.ndarray]]:
+    """The searched image `gray` restored, each named, in the order tried: first with its
+    contrast stretched (`restore.stretched`, only when that stretches it by STRETCHED or more),
+    which brings the rules of a washed-out photo, or those a shake smeared thin, back over the
+    ink mask's threshold; then steadied along the shake found in the whole image
+    (`restore.shake`, `restore.steadied`), which gathers a smeared rule back into a line."""
+    if contrast_gain(gray) >= STRETCHED:
+        yield "contrast stretched", stretched(gray)
+    yield "steadied", steadied(gray, shake(gray))
 
 
 class _Candidates:
