@@ -171,6 +171,34 @@ def test_a_tall_1_beside_its_cells_side_line_is_not_taken_for_the_line(x: int) -
     assert DigitClassifier.default().predict([cell]).argmax() == 1
 
 
+def pressed_against_the_line(digit: int) -> np.ndarray:
+    """A light pen 7 whose bar touches the top line of its cell, or 2 whose foot touches the
+    bottom line, blurred as in a photo: the stroke runs along the line, inside the cell."""
+    cell = np.full((56, 56), 225, np.uint8)
+    for p in (5, 49):
+        cell[:, p : p + 2] = 40
+        cell[p : p + 2, :] = 40
+    if digit == 7:
+        cv2.line(cell, (17, 7), (37, 7), 120, 2)
+        cv2.line(cell, (37, 7), (25, 44), 120, 2)
+    else:
+        curve = np.int32([[18, 18], [22, 12], [30, 11], [36, 16], [34, 26], [18, 48]])
+        cv2.polylines(cell, [curve], False, 120, 2, cv2.LINE_AA)
+        cv2.line(cell, (18, 48), (38, 48), 120, 2)
+    return cv2.GaussianBlur(cell, (0, 0), 1.0)
+
+
+@pytest.mark.parametrize("digit", [7, 2])
+def test_a_stroke_pressed_against_its_cells_line_is_kept(digit: int) -> None:
+    """The line is removed a pixel wider than found, with its blurred edge: the stroke beside it
+    went with it, and the 7 was read as a 1, the 2 as a 7. The stroke ends inside the cell while
+    a line's edge runs on to the crop's ends, so it is given back; the same at the side lines."""
+    cell = pressed_against_the_line(digit)
+    upright = [np.rot90(prepare_cell(np.rot90(cell, k)), -k) for k in range(4)]
+    read = DigitClassifier.default().predict_prepared(np.stack(upright)).argmax(axis=1)
+    np.testing.assert_array_equal(read, digit)
+
+
 def test_a_grid_line_remnant_beside_a_digit_is_not_taken_for_it(wicht_data: Path) -> None:
     """In image1020 of the mixed photos a piece of grid line lies as far out as a digit written
     against its cell's border, and is larger than the small 6 in the middle of r9c9: the 6 is
