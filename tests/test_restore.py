@@ -163,3 +163,18 @@ def test_stretched_spans_the_grey_levels_and_deepened_clips_nothing() -> None:
     assert deep.min() == 0 and deep.max() == 120  # 40 grey levels, three times as many
     steep = deepened(ramp, 100.0)  # no more than the range allows: nothing is clipped
     assert steep.max() == 255 and np.count_nonzero(steep == 255) < 2 * ramp.shape[0]
+
+
+def test_an_even_picture_is_refused_without_a_numpy_warning() -> None:
+    """A blank photo has no shake to find: its retried search ends in "no grid" with no warning
+    of a log of zero, which the command line would print above its one-line error."""
+    import warnings
+
+    from sudoku_lens.errors import GridNotFoundError
+
+    blank = np.full((600, 800, 3), 255, np.uint8)
+    assert shake(blank[..., 0]) == (0.0, 0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(GridNotFoundError):
+            read_photo(blank)

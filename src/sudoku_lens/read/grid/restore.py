@@ -134,12 +134,15 @@ def restored(gray: np.ndarray) -> np.ndarray:
 def shake(gray: np.ndarray) -> tuple[float, float]:
     """The offset (x, y), in pixels, from one end to the other of the line along which the
     grayscale picture `gray` (a rectified grid) is most likely smeared, to a tenth of a pixel:
-    where its cepstrum is lowest within SHORTEST to LONGEST of its origin."""
+    where its cepstrum is lowest within SHORTEST to LONGEST of its origin. (0, 0) for an even
+    picture, which shows no shake."""
     height, width = gray.shape
     window = np.outer(np.hanning(height), np.hanning(width)).astype(np.float32)
     picture = (gray.astype(np.float32) - float(gray.mean())) * window
     spectrum = cv2.dft(picture, flags=cv2.DFT_COMPLEX_OUTPUT)
     power = spectrum[..., 0] ** 2 + spectrum[..., 1] ** 2
+    if not power.any():
+        return 0.0, 0.0
     log_power = np.log(power + _FLOOR * float(power.mean()))
     cepstrum = cv2.dft(log_power, flags=cv2.DFT_COMPLEX_OUTPUT)[..., 0]
     near = np.roll(cepstrum, (_HALF, _HALF), axis=(0, 1))[: 2 * _HALF + 1, : 2 * _HALF + 1]

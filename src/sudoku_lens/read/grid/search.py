@@ -222,7 +222,9 @@ def _restorations(gray: np.ndarray) -> Iterator[tuple[str, np.ndarray]]:
     (`restore.shake`, `restore.steadied`), which gathers a smeared rule back into a line."""
     if contrast_gain(gray) >= STRETCHED:
         yield "contrast stretched", stretched(gray)
-    yield "steadied", steadied(gray, shake(gray))
+    offset = shake(gray)
+    if offset != (0.0, 0.0):
+        yield "steadied", steadied(gray, offset)
 
 
 class _Candidates:
