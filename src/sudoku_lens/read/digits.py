@@ -221,8 +221,9 @@ def _reaching_ends(runs: np.ndarray, axis: int) -> np.ndarray:
     return runs * (kept if axis == 0 else kept[:, None])
 
 
-def _digit_mask(ink: np.ndarray) -> np.ndarray | None:
-    """Select the pixels of the digit near the centre of a crop's ink, or None if it holds none.
+def _digit_mask(ink: np.ndarray, peak: int) -> np.ndarray | None:
+    """Select the pixels of the digit near the centre of a crop's ink (its darkest `peak`, see
+    `_peak`), or None if it holds none.
 
     The digit's pieces are first found in the ink at least `_DARK` times as dark as the cell's
     darkest (`_central_components`), then grown through the fainter ink, at least `_LINKED` times
@@ -234,12 +235,10 @@ def _digit_mask(ink: np.ndarray) -> np.ndarray | None:
     of the darker ink (`_JOINED_SHARE`: a faint pen digit broken at its joins does, pencil notes,
     small digits apart, do not).
     """
-    peak = _peak(ink)
     if peak < _MIN_CONTRAST:
         return None
-    floor = 0.6 * _MIN_CONTRAST
-    dark = (ink > max(_DARK * peak, floor)).view(np.uint8)
-    count, labels = cv2.connectedComponents((ink > max(_LINKED * peak, floor)).view(np.uint8))
+    dark = (ink > max(_DARK * peak, _FLOOR)).view(np.uint8)
+    count, labels = cv2.connectedComponents((ink > _faint(peak)).view(np.uint8))
     picked = _central_components(dark)
     if picked is None:
         joined = _central_components(_linked(labels, count, dark > 0).view(np.uint8))
@@ -247,10 +246,24 @@ def _digit_mask(ink: np.ndarray) -> np.ndarray | None:
             return None
         return joined
     grown = _linked(labels, count, picked)
-    x, y, w, h = cv2.boundingRect(grown.view(np.uint8))
-    too_large = max(w, h) > _LARGEST * WORK
-    touches = min(x, y) == 0 or max(x + w, y + h) == WORK
-    return picked if too_large or touches else grown
+    return grown if _fits(grown) else picked
+
+
+_FLOOR = 0.6 * _MIN_CONTRAST
+"""Darkness below which no ink is part of a digit, however faint the cell."""
+
+
+def _faint(peak: int) -> float:
+    """The darkness from which a cell's ink (its darkest `peak`) is a digit's fainter ink, which
+    the digit is grown through."""
+    return max(_LINKED * peak, _FLOOR)
+
+
+def _fits(mask: np.ndarray) -> bool:
+    """Whether a grown digit (bool mask of the working crop) is still of a digit's size and off
+    the crop's border: a growth linked into a grid line's remnant or into shading is not."""
+    x, y, w, h = cv2.boundingRect(mask.view(np.uint8))
+    return max(w, h) <= _LARGEST * WORK and min(x, y) > 0 and max(x + w, y + h) < WORK
 
 
 def _peak(ink: np.ndarray) -> int:
@@ -265,8 +278,10 @@ def _pressed_digit(
     ink: np.ndarray,
     mask: np.ndarray,
     runs: tuple[np.ndarray, np.ndarray],
+    peak: int,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The line-free ink and digit (`mask`, from `_digit_mask`) of a crop whose digit may be
+    """The line-free ink and digit (`mask`, from `_digit_mask`; `peak` its darkest ink) of a crop
+    whose digit may be
     written against its cell's lines, grown through the strokes beside the lines that their
     removal took along with them.
 
@@ -280,25 +295,20 @@ def _pressed_digit(
     would grow along the line (without the test of the middle, 9 cells of the 320 dataset photos
     grow; with it, 3).
     """
-    peak = _peak(ink)
     if peak < _PRESSED_CONTRAST or not mask[_MIDDLE, _MIDDLE].any():
         return ink, mask
     x, y, w, h = cv2.boundingRect(mask.view(np.uint8))
-    near = np.s_[max(y - _NEAR, 0) : y + h + _NEAR, max(x - _NEAR, 0) : x + w + _NEAR]
-    if not (cv2.subtract(raw[near], ink[near]) >= _LINKED * peak).any():
+    around = np.s_[max(y - _NEAR, 0) : y + h + _NEAR, max(x - _NEAR, 0) : x + w + _NEAR]
+    if not (cv2.subtract(raw[around], ink[around]) >= _LINKED * peak).any():
         return ink, mask  # the lines' removal took no ink as dark as the digit's near it
     beside = _beside_lines(raw, runs)
     given = cv2.subtract(beside, ink) >= _LINKED * peak
     if not given.any():
         return ink, mask
     beside = np.where(given, beside, ink)
-    floor = max(_LINKED * peak, 0.6 * _MIN_CONTRAST)
-    count, labels = cv2.connectedComponents((beside > floor).view(np.uint8))
+    count, labels = cv2.connectedComponents((beside > _faint(peak)).view(np.uint8))
     grown = _linked(labels, count, mask) | mask
-    x, y, w, h = cv2.boundingRect(grown.view(np.uint8))
-    too_large = max(w, h) > _LARGEST * WORK
-    touches = min(x, y) == 0 or max(x + w, y + h) == WORK
-    if np.count_nonzero(grown & ~mask) < _PRESSED_GAIN or too_large or touches:
+    if np.count_nonzero(grown & ~mask) < _PRESSED_GAIN or not _fits(grown):
         return ink, mask
     near = cv2.dilate(grown.view(np.uint8), _CROSS) > 0
     return np.where(near, beside, ink), grown
@@ -370,10 +380,11 @@ def find_ink(crop: np.ndarray) -> CellInk:
     raw = _ink(crop)
     runs = _line_runs(raw)
     ink = _without_lines(raw, runs)
-    mask = _digit_mask(ink)
+    peak = _peak(ink)
+    mask = _digit_mask(ink, peak)
     if mask is None:
         return CellInk(ink, None, 0.0)
-    ink, mask = _pressed_digit(raw, ink, mask, runs)
+    ink, mask = _pressed_digit(raw, ink, mask, runs, peak)
     strokes = ink[mask]
     rank = int(0.9 * (len(strokes) - 1))
     return CellInk(ink, mask, float(np.partition(strokes, rank)[rank]))

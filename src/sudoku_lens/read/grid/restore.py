@@ -94,15 +94,13 @@ def smoothed(gray: np.ndarray) -> np.ndarray:
 def contrast_gain(gray: np.ndarray) -> float:
     """How much `stretched` stretches the grayscale uint8 picture `gray`: 255 over the grey
     levels between its darkest and lightest STRETCH_SHARE of pixels."""
-    low, high = _stretch_ends(gray)
-    return 255.0 / max(high - low, 1)
+    return _stretch(gray)[1]
 
 
 def stretched(gray: np.ndarray) -> np.ndarray:
     """The grayscale uint8 picture `gray` with its grey levels stretched linearly so that its
     darkest STRETCH_SHARE of pixels is black and its lightest white."""
-    low, high = _stretch_ends(gray)
-    gain = 255.0 / max(high - low, 1)
+    low, gain = _stretch(gray)
     return cv2.convertScaleAbs(gray, alpha=gain, beta=-low * gain)
 
 
@@ -116,12 +114,13 @@ def deepened(gray: np.ndarray, gain: float) -> np.ndarray:
     return cv2.convertScaleAbs(gray, alpha=gain, beta=-darkest * gain)
 
 
-def _stretch_ends(gray: np.ndarray) -> tuple[int, int]:
-    """The grey levels below which, and above which, STRETCH_SHARE of the pixels of `gray` lie."""
+def _stretch(gray: np.ndarray) -> tuple[int, float]:
+    """The grey level below which STRETCH_SHARE of the pixels of `gray` lie, and the gain that
+    takes the levels from it to the one above which the same share lie over the whole range."""
     counts = np.cumsum(np.bincount(gray.ravel(), minlength=256))
     low = int(np.searchsorted(counts, STRETCH_SHARE * counts[-1]))
     high = int(np.searchsorted(counts, (1.0 - STRETCH_SHARE) * counts[-1]))
-    return low, high
+    return low, 255.0 / max(high - low, 1)
 
 
 def restored(gray: np.ndarray) -> np.ndarray:
