@@ -8,6 +8,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sudoku_lens.cli import main
 from sudoku_lens.logic import CandidateGrid, technique
@@ -223,22 +225,25 @@ def test_explain_walks_to_the_solution(capsys) -> None:
         "a hidden-single"
     )
     code, out, _ = run(["explain", EASY, "--json"], capsys)
-    path = json.loads(out)
-    assert code == 0 and path["solved"] and path["end"] == SOLUTION
-    assert len(path["steps"]) == EASY.count("0") and path["rating"]["level"] == "easy"
+    record = json.loads(out)
+    assert code == 0 and record["solved"] and record["end"] == SOLUTION
+    assert len(record["path"]) == record["steps"] == EASY.count("0")
+    assert record["rating"] == 1.2 and record["level"] == "easy"
 
 
-def test_explain_names_the_rating_s_step_only_when_it_is_printed(capsys) -> None:
-    """The rating's path is Sudoku Explainer's: when its hardest step is not the hardest of
-    the walkthrough, the last line says the rating comes from SE's own path."""
+def test_explain_prints_the_steps_its_rating_is_taken_on(capsys) -> None:
+    """The rating's hardest step is one of the steps printed, and the step count is rate's:
+    explain printed the whole catalog's walkthrough (62 steps, no vwxyz-wing) beside the
+    rating of Sudoku Explainer's path (61 steps, a vwxyz-wing)."""
     puzzle = "100004007000008300068030200250307000001000600000105092007050160002400000800700003"
     code, out, _ = run(["explain", puzzle], capsys)
-    steps = [line.split(":")[0].split(". ")[1] for line in out.splitlines()[:-1]]
-    assert code == 0 and "vwxyz-wing" not in steps
-    assert out.splitlines()[-1].endswith(
-        "rating 6.4 expert on Sudoku Explainer's scale, whose own path (SE's techniques only, "
-        "61 steps) needs a vwxyz-wing"
+    lines = out.splitlines()
+    steps = [line.split(":")[0].split(". ")[1] for line in lines[:-1]]
+    assert code == 0 and len(steps) == 61 and "vwxyz-wing" in steps
+    assert lines[-1] == (
+        "solved in 61 steps; rating 6.4 expert, set by its hardest step, a vwxyz-wing"
     )
+    assert run(["rate", puzzle], capsys)[1] == f"{puzzle}  6.4 expert vwxyz-wing (61 steps)\n"
     from sudoku_lens.cli.explain import a_technique
 
     assert [a_technique(name) for name in ("xy-chain", "als-xz", "unique-rectangle-1")] == [
@@ -253,6 +258,83 @@ def test_explain_says_where_it_is_stuck(capsys, singles_only) -> None:
     assert code == 1 and "stuck after" in out and "|" in out.splitlines()[-1]
     code, out, _ = run(["explain", DIABOLICAL, "--json"], capsys)
     assert code == 1 and json.loads(out)["solved"] is False
+
+
+AGREEING = (
+    EASY,
+    "100920000524010000000000070050008102000000000402700090060000000000030945000071006",
+    "043080250600000000000001094900004070000608000010200003820500000000000005034090710",
+    DIABOLICAL,
+    "804000702010708030050030060100509006060000040200604001020000050006307100000102000",
+)
+"""Puzzles whose catalog walkthrough and Sudoku Explainer's rating path differ in length:
+easy50's lines 6 and 7 (a pointing SE counts at 2.6, an x-wing; 60 and 61 steps against 61 and
+64), a diabolical one (65 against 64) and one of the SE-rated bank (68 against 64)."""
+
+
+def _quiet(argv: list[str]) -> tuple[int, str]:
+    """Run the command line, returning its exit code and standard output (a helper rather than
+    capsys, which hypothesis's examples cannot share)."""
+    import contextlib
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    return code, out.getvalue()
+
+
+def _relabelled(puzzle: str, digits: list[int], transpose: bool) -> str:
+    """The same puzzle with its digits renamed and, if asked, its rows and columns swapped."""
+    cells = (puzzle[(i % 9) * 9 + i // 9] if transpose else puzzle[i] for i in range(81))
+    return "".join("0" if c == "0" else str(digits[int(c) - 1]) for c in cells)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.sampled_from(AGREEING), st.permutations(range(1, 10)), st.booleans())
+def test_explain_and_rate_agree_on_the_rating_and_the_steps(
+    puzzle: str, digits: list[int], transpose: bool
+) -> None:
+    """explain --json holds rate --json's fields with the same values (seconds aside), its path
+    has as many steps as rate counts, and the rating is the hardest of them; the text lines say
+    the same numbers."""
+    from sudoku_lens.cli.explain import a_technique
+
+    puzzle = _relabelled(puzzle, digits, transpose)
+    code, out = _quiet(["explain", puzzle, "--json"])
+    explained = json.loads(out)
+    rate_code, out = _quiet(["rate", puzzle, "--json"])
+    rated = json.loads(out)
+    assert code == rate_code == 0
+    assert set(explained) == set(rated) | {"path", "end"}
+    assert {k: v for k, v in explained.items() if k in rated and k != "seconds"} == {
+        k: v for k, v in rated.items() if k != "seconds"
+    }
+    ratings = [step["rating"] for step in explained["path"]]
+    assert len(ratings) == rated["steps"] and max(ratings) == rated["rating"]
+    assert explained["path"][ratings.index(max(ratings))]["technique"] == rated["hardest"]
+    said = f"{rated['rating']:.1f} {rated['level']}"
+    assert _quiet(["explain", puzzle])[1].splitlines()[-1] == (
+        f"solved in {rated['steps']} steps; rating {said}, set by its hardest step, "
+        f"{a_technique(rated['hardest'])}"
+    )
+    assert _quiet(["rate", puzzle])[1] == (
+        f"{puzzle}  {said} {rated['hardest']} ({rated['steps']} steps)\n"
+    )
+
+
+def test_explain_and_rate_agree_where_the_techniques_stop(capsys, singles_only) -> None:
+    code, out, _ = run(["explain", DIABOLICAL, "--json"], capsys)
+    explained = json.loads(out)
+    rate_code, out, _ = run(["rate", DIABOLICAL, "--json"], capsys)
+    rated = json.loads(out)
+    assert code == rate_code == 1 and rated["rating"] is None and rated["steps"] > 0
+    assert {k: explained[k] for k in rated if k != "seconds"} == {
+        k: v for k, v in rated.items() if k != "seconds"
+    }
+    assert len(explained["path"]) == rated["steps"]
+    code, out, _ = run(["explain", DIABOLICAL], capsys)
+    assert code == 1 and f"\nstuck after {rated['steps']} steps: no technique applies" in out
 
 
 def test_rate_a_batch_in_order(capsys, tmp_path, singles_only) -> None:

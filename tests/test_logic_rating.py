@@ -133,9 +133,9 @@ def test_direct_patterns_are_rated_by_sudoku_explainers_own_rule(
 
 
 def test_the_rated_path_takes_a_direct_pointing_before_a_naked_single() -> None:
-    path, solved = rated_path(CandidateGrid.from_puzzle(EASY))
-    assert solved and all(value <= 2.3 for _, value in path)
-    assert all(value in (1.0, 1.2, 1.5, 1.7, 1.9, 2.0, 2.3) for _, value in path)
+    path = rated_path(CandidateGrid.from_puzzle(EASY))
+    assert path.solved and all(step.rating <= 2.3 for step in path.steps)
+    assert all(step.rating in (1.0, 1.2, 1.5, 1.7, 1.9, 2.0, 2.3) for step in path.steps)
 
 
 def test_spearman_with_ties_matches_the_hand_computed_value() -> None:

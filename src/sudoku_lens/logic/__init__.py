@@ -11,7 +11,7 @@
 
 from sudoku_lens.logic.catalog import Technique, UnknownTechniqueError, technique, techniques
 from sudoku_lens.logic.progress import UnsolvablePuzzleError, checked_solution
-from sudoku_lens.logic.rating import LEVELS, Rating, level_of, rate
+from sudoku_lens.logic.rating import LEVELS, Rating, level_of, rate, rated_explanation
 from sudoku_lens.logic.solver import Explanation, all_steps, explain, next_step
 from sudoku_lens.logic.state import CandidateGrid, parse_state
 from sudoku_lens.logic.step import Link, Step
@@ -33,6 +33,7 @@ __all__ = [
     "next_step",
     "parse_state",
     "rate",
+    "rated_explanation",
     "technique",
     "techniques",
 ]

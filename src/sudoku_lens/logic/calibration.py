@@ -95,8 +95,8 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
 def profile(puzzle: str) -> Profile | None:
     """The steps of a puzzle's easiest path as (technique, nominal rating); None when the
     techniques do not finish it."""
-    path, solved = rated_path(as_state(puzzle))
-    return path if solved else None
+    path = rated_path(as_state(puzzle))
+    return [(step.technique, step.rating) for step in path.steps] if path.solved else None
 
 
 def rating_with(steps: Profile, adjustments: dict[str, float]) -> float:

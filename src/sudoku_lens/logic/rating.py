@@ -1,10 +1,13 @@
 """How hard a puzzle is, on the Sudoku Explainer scale, with a word for people.
 
 A puzzle's rating is the hardest step on the path that always takes the easiest step available
-(`explain`): the technique a solver cannot do without. Each step is rated by its technique (chains
-by their length too; a pattern that leaves a hidden single at once by SE's "direct" rating), plus
-the calibrated adjustment of `RATING_ADJUSTMENTS`, fitted against Sudoku Explainer's own ratings
-(see `sudoku_lens.logic.calibration` and `benchmarks/logic.py`).
+with Sudoku Explainer's techniques (`rated_path`): the technique a solver cannot do without. Each
+step is rated by its technique (chains by their length too; a pattern that leaves a hidden single
+at once by SE's "direct" rating), plus the calibrated adjustment of `RATING_ADJUSTMENTS`, fitted
+against Sudoku Explainer's own ratings (see `sudoku_lens.logic.calibration` and
+`benchmarks/logic.py`). `rated_explanation` gives the rating with that path, which
+`sudoku-lens explain` prints, so its steps are the ones `rate` counts; hints (`next_step`) and
+the library's `explain` take the whole catalog instead and may find an easier route.
 
 A puzzle the techniques cannot finish gets no number: `Rating.rating` is None and the text says
 where the techniques stopped, rather than a rating that would look real.
@@ -21,6 +24,7 @@ from typing import Any
 
 from sudoku_lens.logic.catalog import Technique, technique, techniques
 from sudoku_lens.logic.progress import checked_solution
+from sudoku_lens.logic.solver import Explanation
 from sudoku_lens.logic.state import CandidateGrid, as_state
 from sudoku_lens.logic.step import Step
 from sudoku_lens.logic.units import CELL_UNITS, UNIT_SETS
@@ -196,27 +200,29 @@ def rating_techniques() -> tuple[Technique, ...]:
     return tuple(sorted(rerated, key=lambda t: t.rating))
 
 
-def rated_path(grid: CandidateGrid) -> tuple[list[tuple[str, float]], bool]:
+def rated_path(grid: CandidateGrid) -> Explanation:
     """The path Sudoku Explainer's rating follows from `grid` (left unchanged): at each state
     the step of lowest rating, where a pointing, claiming or hidden set that leaves a hidden
     single at once (`is_direct`) counts at its direct rating (`DIRECT_RATINGS`), so it comes
-    before the naked single that SE would otherwise take. Returns (technique, rating) per step,
-    without the calibrated adjustments, and whether the path reaches a full grid."""
+    before the naked single that SE would otherwise take. Each step carries the rating it is
+    taken at (a direct pattern its direct rating), before the calibrated adjustments; the
+    path ends at a full grid or where no technique applies."""
     order = sorted(
         [(t.rating, t, False) for t in rating_techniques()]
         + [(value, technique(name), True) for name, value in DIRECT_RATINGS.items()],
         key=lambda entry: entry[0],
     )
     state = grid.copy()
-    path: list[tuple[str, float]] = []
+    path = Explanation(start=grid)
     while not state.is_solved():
         found = _easiest(state, order)
         if found is None:
-            return path, False
+            break
         step, value = found
         state.apply(step)
-        path.append((step.technique, value))
-    return path, True
+        path.steps.append(step if step.rating == value else replace(step, rating=value))
+    path.end = state
+    return path
 
 
 def _easiest(
@@ -277,21 +283,34 @@ class Rating:
         return f"{self.rating:.1f} {self.level} {self.hardest} ({self.steps} steps)"
 
 
-def rate(puzzle: Any) -> Rating:
-    """Rate a puzzle (text, pencil-mark grid, array or CandidateGrid) by solving it as a person
-    would. Raises PuzzleFormatError for text that is not a puzzle and UnsolvablePuzzleError for
-    a puzzle without exactly one solution (or pencil marks that lost a right digit)."""
+def calibrated(step: Step) -> Step:
+    """`step` at its rating plus its technique's calibrated adjustment (`RATING_ADJUSTMENTS`)."""
+    value = round(step.rating + RATING_ADJUSTMENTS.get(step.technique, 0.0), 1)
+    return step if value == step.rating else replace(step, rating=value)
+
+
+def rated_explanation(puzzle: Any) -> tuple[Rating, Explanation]:
+    """A puzzle's rating and the path it is taken on (`rated_path`), each step at its
+    calibrated rating: the rating is the highest of them, `hardest` the technique of the first
+    step that has it, `steps` the path's length. `sudoku-lens explain` prints this path and
+    `rate` its rating, so the two agree. Takes and raises what `rate` does."""
     start = time.perf_counter()
     grid = as_state(puzzle)
     checked_solution(grid)
-    path, solved = rated_path(grid)
-    name: str | None = None
-    top = 0.0
-    for used, nominal in path:
-        value = round(nominal + RATING_ADJUSTMENTS.get(used, 0.0), 1)
-        if name is None or value > top:
-            top, name = value, used
+    path = rated_path(grid)
+    path.steps = [calibrated(step) for step in path.steps]
+    hardest = max(path.steps, key=lambda step: step.rating, default=None)
+    name = hardest.technique if hardest is not None else None
     seconds = time.perf_counter() - start
-    if not solved:
-        return Rating(grid.line(), None, None, name, len(path), seconds)
-    return Rating(grid.line(), top, level_of(top), name, len(path), seconds)
+    if not path.solved:
+        return Rating(grid.line(), None, None, name, len(path.steps), seconds), path
+    top = hardest.rating if hardest is not None else 0.0
+    return Rating(grid.line(), top, level_of(top), name, len(path.steps), seconds), path
+
+
+def rate(puzzle: Any) -> Rating:
+    """Rate a puzzle (text, pencil-mark grid, array or CandidateGrid) by solving it as a person
+    would (`rated_explanation`, without its path). Raises PuzzleFormatError for text that is not
+    a puzzle and UnsolvablePuzzleError for a puzzle without exactly one solution (or pencil
+    marks that lost a right digit)."""
+    return rated_explanation(puzzle)[0]
