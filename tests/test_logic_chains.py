@@ -146,11 +146,11 @@ def test_multi_colors() -> None:
     assert union(grid, "multi-colors-1") == eliminated(step)
     assert next_step(grid, only="multi-colors-2") is None
     # each color is named, and each bridge says which two colors it leaves
-    assert "{r1c1, r6c4} against {r1c4}" in step.explanation
-    assert "{r2c2, r7c5} against {r3c5, r7c2}" in step.explanation
+    assert "r1c1,r6c4 against r1c4" in step.explanation
+    assert "r2c2,r7c5 against r3c5,r7c2" in step.explanation
     assert (
-        "r1c1 and r2c2 see each other, so their colors are not both true and {r1c4} or "
-        "{r3c5, r7c2} holds a 5" in step.explanation
+        "r1c1 and r2c2 see each other, so their colors are not both true and r1c4 or "
+        "r3c5,r7c2 holds a 5" in step.explanation
     )
 
 
@@ -323,8 +323,8 @@ def test_grouped_chain_through_an_almost_locked_set() -> None:
     through = [s for s in steps if "almost locked set" in s.explanation]
     assert through and set(through[0].eliminations) == {(cell("r5c9"), 4)}
     assert (
-        "the almost locked set {r1c2, r1c3, r1c9} (1456) loses its 4 and is locked on 1, 5 and "
-        "6, so r1c3 is 6" in through[0].explanation
+        "the almost locked set r1c239 {1456} loses its 4 and is locked on 1, 5 and 6, so r1c3 is "
+        "6" in through[0].explanation
     )
     assert {cell("r1c2"), cell("r1c3"), cell("r1c9")} <= set(through[0].cells)
 
@@ -348,7 +348,7 @@ def test_grouped_chain_through_a_box_held_by_a_row_group_and_a_column_group() ->
 
 
 def test_grouped_chain_leaving_an_almost_locked_set_through_a_cell_it_empties() -> None:
-    # The ALS {r1c9, r2c9, r8c9, r9c9} (12345) holds its 3 in r1c9 and r2c9 only. Without its 3
+    # The ALS r1289c9 {12345} holds its 3 in r1c9 and r2c9 only. Without its 3
     # it is locked on 1, 2, 4 and 5: r7c7 (126) sees every 1 (r8c9) and 2 (r9c9) of it, so is
     # 6. With r3c8 (36): if r3c8 is not 6 it is 3, r12c9 holds no 3, and r7c7 is 6. Either
     # end is 6: the cells that see both (r123c7, r789c8) are not. No ALS holds r7c7 with the
@@ -360,8 +360,8 @@ def test_grouped_chain_leaving_an_almost_locked_set_through_a_cell_it_empties() 
     assert wanted in [set(step.eliminations) for step in aics]
     step = next(s for s in aics if set(s.eliminations) == wanted)
     assert (
-        "the almost locked set {r1c9, r2c9, r8c9, r9c9} (12345) loses its 3 and is locked on 1, "
-        "2, 4 and 5, so r7c7, which sees every 1 and 2 of it, is 6" in step.explanation
+        "the almost locked set r1289c9 {12345} loses its 3 and is locked on 1, 2, 4 and 5, so "
+        "r7c7, which sees every 1 and 2 of it, is 6" in step.explanation
     )
 
 
@@ -379,7 +379,7 @@ TWO_ALS_LOOP = """\
 246    57     13567  | 34589  1249   234589 | 269    13678  1789
 """
 """A state on the path of the second bundled puzzle: a loop through the almost locked sets
-{r2c5, r2c7} (567) and {r7c1, r7c5, r7c7} (1257)."""
+r2c57 {567} and r7c157 {1257}."""
 
 
 def test_a_loop_through_almost_locked_sets_also_clears_their_locked_digits() -> None:
@@ -442,7 +442,52 @@ def test_als_xz_with_an_almost_locked_set_of_five_cells() -> None:
     grid = state(cells={"r1c1": "16", **column})
     step = next_step(grid, only="als-xz")
     assert eliminated(step) == digit_elims(6, "r1c8", "r1c9", "r2c1", "r2c2", "r2c3")
-    assert "{r1c7, r2c7, r3c7, r4c7, r5c7} (123456)" in step.explanation
+    assert step.explanation.startswith("The almost locked sets r1c1 {16} and r12345c7 {123456}")
+
+
+TWO_Z_STATE = """\
+4       12569   1256789 | 5789    3       15789   | 259     2567    25679
+1237    12359   12579   | 6       12479   14579   | 8       2357    234579
+23678   23569   256789  | 45789   24789   45789   | 23459   23567   1
+-------------------------+-------------------------+-------------------------
+1236    12346   1246    | 3478    5       134678  | 1234    9       23478
+123     8       12459   | 3479    1479    13479   | 6       12357   23457
+136     7       14569   | 2       14689   134689  | 1345    1358    3458
+-------------------------+-------------------------+-------------------------
+68      46      468     | 1       4689    2       | 7       3568    35689
+5       126     3       | 789     6789    6789    | 129     4       2689
+9       1246    124678  | 34578   4678    345678  | 1235    123568  23568
+"""
+"""A state on the path of the first bundled puzzle with an ALS-XZ that leaves two digits."""
+
+
+def test_an_als_xz_that_leaves_two_digits_says_both() -> None:
+    steps = [s.explanation for s in all_steps(parse_state(TWO_Z_STATE), only="als-xz")]
+    assert (
+        "The almost locked sets r4567c1 {12368} and r789c2,r7c3 {12468} cannot both hold 8 "
+        "(every 8 of one sees every 8 of the other), so one of them is locked and 1 and 2 are "
+        "each in one of the two: r4c2 cannot be 1 or 2."
+    ) in steps
+
+
+@pytest.mark.parametrize(
+    ("names", "written"),
+    [
+        ("r1c8", "r1c8"),
+        ("r3c8 r2c8", "r23c8"),
+        ("r1c7 r1c8 r3c8", "r1c78,r3c8"),
+        ("r1c8 r2c8 r2c9 r3c8", "r123c8,r2c9"),
+        ("r4c2 r5c1 r5c3 r6c2", "r46c2,r5c13"),
+        ("r1c1 r1c2 r2c1 r2c2", "r12c12"),
+    ],
+)
+def test_sets_of_cells_are_written_as_hodoku_writes_them(names: str, written: str) -> None:
+    from sudoku_lens.logic.patterns._common import cells_with_digits, compact_cells
+
+    assert compact_cells(cell(name) for name in names.split()) == written
+    assert cells_with_digits([cell(name) for name in names.split()], 0b10001001) == (
+        f"{written} {{148}}"
+    )
 
 
 def test_doubly_linked_als_xz() -> None:
@@ -465,13 +510,24 @@ def test_als_xy_wing() -> None:
 
 def test_als_xy_chain() -> None:
     grid = state(cells={"r1c1": "12", "r1c5": "23", "r5c5": "34", "r5c9": "41"})
-    assert eliminated(next_step(grid, only="als-xy-chain")) == digit_elims(1, "r1c9", "r5c1")
+    step = next_step(grid, only="als-xy-chain")
+    assert eliminated(step) == digit_elims(1, "r1c9", "r5c1")
+    assert step.explanation.startswith(
+        "In the chain of almost locked sets r1c1 {12} -2- r1c5 {23} -3- r5c5 {34} -4- r5c9 {14} "
+    )
 
 
 def test_death_blossom() -> None:
     # Stem r5c5 {1,2}: petal for 1 is r1c5 {1,3}, petal for 2 is r5c1 {2,3}: both leave a 3.
     grid = state(cells={"r5c5": "12", "r1c5": "13", "r5c1": "23"})
-    assert eliminated(next_step(grid, only="death-blossom")) == {(cell("r1c1"), 3)}
+    step = next_step(grid, only="death-blossom")
+    assert eliminated(step) == {(cell("r1c1"), 3)}
+    # the stem with its candidates, each petal as HoDoKu writes an almost locked set
+    assert step.explanation == (
+        "Whatever the stem r5c5 {12} holds, the petal of that digit (1: r1c5 {13}, 2: r5c1 {23}) "
+        "loses it and is locked, so it holds every other digit it has, including 3: r1c1 cannot "
+        "be 3."
+    )
 
 
 def test_death_blossom_with_a_stem_of_four_candidates() -> None:
@@ -500,14 +556,14 @@ prove what no disjoint ones do (as HoDoKu's death blossoms and ALS-XY-wings of t
 
 
 def test_death_blossom_and_als_xy_wing_with_almost_locked_sets_that_share_a_cell() -> None:
-    # Stem r1c7 {2,5}: petal of 2 {r1c8, r2c8, r3c8, r7c8} (23567), of 5 {r2c1, r2c3, r2c5,
-    # r2c8} (12357); both hold r2c8 and 7, and the one the stem's digit locks holds its 7.
+    # Stem r1c7 {25}: petal of 2 r1237c8 {23567}, of 5 r2c1358 {12357}; both hold r2c8 and
+    # 7, and the one the stem's digit locks holds its 7.
     grid = parse_state(SHARED_CELL_ALS)
     solution = solve_line(BUNDLED[0]).solution
     blossoms = {tuple(s.eliminations) for s in all_steps(grid, only="death-blossom")}
     assert ((cell("r2c9"), 7),) in blossoms
-    # Pivot {r4c4, r8c4} (378); wings {r1c7, r4c7} (235) by 3 and the five cells of row 1
-    # (256789) by 8 share r1c7, and both hold 2 and 5.
+    # Pivot r48c4 {378}; wings r14c7 {235} by 3 and the five cells of row 1, r1c24789
+    # {256789}, by 8 share r1c7, and both hold 2 and 5.
     wings = {frozenset(s.eliminations) for s in all_steps(grid, only="als-xy-wing")}
     found = {(cell("r1c6"), 5), (cell("r3c7"), 2)}
     assert found in wings
@@ -522,6 +578,11 @@ def test_sue_de_coq() -> None:
     box = ["r1c3", "r2c2", "r2c3", "r3c1", "r3c2", "r3c3"]
     assert eliminated(step) == (
         digit_elims(1, *row) | digit_elims(2, *row) | digit_elims(3, *box) | digit_elims(4, *box)
+    )
+    assert step.explanation.startswith(
+        "The 2 cells r1c12 {1234} where row 1 crosses box 1, with r1c5 {12} in the line and "
+        "r2c1 {34} in the box, which share no digit, make 4 cells for 4 digits, each exactly "
+        "once: r1c3 cannot be 1, 2, 3 or 4, "
     )
 
 
@@ -799,14 +860,14 @@ def test_a_loop_through_an_almost_locked_set_says_what_the_set_keeps() -> None:
     loop = next(
         step
         for step in explain(puzzle).steps
-        if "almost locked set {r4c2, r5c1, r5c3, r6c2}" in step.explanation
+        if "almost locked set r46c2,r5c13 {12345}" in step.explanation
     )
     assert (
         "loses its 4 and is locked on 2, 3, 5 and 9, so r2c2, which sees every 2 and 3 of it, is 4"
         in loop.explanation
     )
     assert loop.explanation.endswith(
-        "r1c7 cannot be 9; the locked set {r4c2, r5c1, r5c3, r6c2} (12345) keeps its 2, and r6c3 "
-        "sees every 2 of it: r6c3 cannot be 2; the locked set {r4c2, r5c1, r5c3, r6c2} (12345) "
-        "keeps its 3, and r6c3 sees every 3 of it: r6c3 cannot be 3."
+        "r1c7 cannot be 9; the locked set r46c2,r5c13 {12345} keeps its 2, and r6c3 sees every 2 "
+        "of it: r6c3 cannot be 2; the locked set r46c2,r5c13 {12345} keeps its 3, and r6c3 sees "
+        "every 3 of it: r6c3 cannot be 3."
     )

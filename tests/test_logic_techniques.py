@@ -507,7 +507,7 @@ def test_avoidable_rectangle_1() -> None:
     placed = {"r1c1": 1, "r1c4": 2, "r2c1": 2}
     step = first(board(placed=placed), "avoidable-rectangle-1")
     assert set(step.eliminations) == elims("r2c4", 1)
-    assert step.explanation.startswith("r1c1 (1), r1c4 (2) and r2c1 (2) were placed")
+    assert step.explanation.startswith("r1c1=1, r1c4=2 and r2c1=2 were placed")
     # The same digits as givens prove nothing: the puzzle itself may rely on them.
     givens = "1002" + "0" * 5 + "2" + "0" * 71
     assert next_step(board(puzzle=givens), only="avoidable-rectangle-1") is None
@@ -662,5 +662,5 @@ def test_eliminations_are_said_once_per_cell_and_the_als_xy_wing_argues_each_lin
             break
         grid.apply(step)
     assert wing is not None
-    assert wing.explanation.startswith("The pivot {r1c7} (56) keeps 5 or 6")
+    assert wing.explanation.startswith("The pivot r1c7 {56} keeps 5 or 6")
     assert wing.explanation.endswith("r9c5 sees every 1 and 2 of both: r9c5 cannot be 1 or 2.")

@@ -65,6 +65,48 @@ def cells_text(cells: Iterable[int]) -> str:
     return spell(cell_name(cell) for cell in cells)
 
 
+def compact_cells(cells: Iterable[int]) -> str:
+    """Cells taken together (a group, an almost locked set, a color), as HoDoKu and the
+    solving forums write them: "r1c8", "r23c8" (r2c8 and r3c8), "r123c8,r2c9". Cells are merged
+    along rows, or along columns when that takes fewer parts (or as few, the largest larger);
+    the parts are joined by commas without a space, so that a set reads as one word."""
+    cells = sorted(set(cells))
+    if not cells:
+        return ""
+    along_rows = _merged(cells, ROW, COL)
+    along_cols = [(rows, cols) for cols, rows in _merged(cells, COL, ROW)]
+
+    def cost(parts: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> tuple[int, int]:
+        return len(parts), -max(len(rows) * len(cols) for rows, cols in parts)
+
+    parts = along_rows if cost(along_rows) <= cost(along_cols) else along_cols
+    parts.sort(key=lambda part: (part[0][0], part[1][0]))
+    return ",".join(
+        f"r{''.join(str(r + 1) for r in rows)}c{''.join(str(c + 1) for c in cols)}"
+        for rows, cols in parts
+    )
+
+
+def _merged(
+    cells: list[int], line: tuple[int, ...], across: tuple[int, ...]
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """(lines, crossings) parts of `cells`: grouped by `line` (ROW or COL, the crossing lines
+    `across`), lines that hold the same crossings merged."""
+    per_line: dict[int, list[int]] = {}
+    for cell in cells:
+        per_line.setdefault(line[cell], []).append(across[cell])
+    merged: dict[tuple[int, ...], list[int]] = {}
+    for number, crossings in per_line.items():
+        merged.setdefault(tuple(crossings), []).append(number)
+    return [(tuple(lines), crossings) for crossings, lines in merged.items()]
+
+
+def cells_with_digits(cells: Iterable[int], mask: int) -> str:
+    """A set of cells and the candidates it holds, as HoDoKu writes an almost locked set:
+    "r23c8 {148}"."""
+    return f"{compact_cells(cells)} {{{''.join(map(str, digits_of(mask)))}}}"
+
+
 def units_text(units: Iterable[int]) -> str:
     """Units of one kind named together: "rows 2 and 6", "column 4", "box 5"."""
     units = sorted(units)

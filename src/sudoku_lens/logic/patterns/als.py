@@ -32,7 +32,13 @@ from itertools import combinations
 
 from sudoku_lens.logic._scan import als_chains, bivalue_wings
 from sudoku_lens.logic.catalog import Technique
-from sudoku_lens.logic.patterns._common import cells_text, digits_text, eliminated_text
+from sudoku_lens.logic.patterns._common import (
+    cells_text,
+    cells_with_digits,
+    digits_text,
+    eliminated_text,
+    spell,
+)
 from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.patterns.chains import SEGMENTS, length_bonus
 from sudoku_lens.logic.state import CandidateGrid
@@ -42,9 +48,9 @@ from sudoku_lens.logic.units import (
     PEER_SETS,
     UNIT_SETS,
     UNITS,
-    cell_name,
     cells_of,
     digits_of,
+    unit_name,
 )
 
 MAX_CELLS = 4
@@ -77,9 +83,8 @@ class Als:
     """The number of cells."""
 
     def name(self) -> str:
-        cells = ", ".join(cell_name(c) for c in cells_of(self.cells))
-        digits = "".join(str(d) for d in digits_of(self.mask))
-        return f"{{{cells}}} ({digits})"
+        """The set and its candidates, as HoDoKu writes them: "r23c8 {148}"."""
+        return cells_with_digits(cells_of(self.cells), self.mask)
 
 
 def gather(grid: CandidateGrid, max_cells: int = MAX_CELLS) -> list[Als]:
@@ -322,11 +327,12 @@ def _xz_deductions(
     for x in rccs:
         eliminations = _eliminations(grid, [a, b], {x})
         zs = sorted({z for _, z in eliminations})
+        each = f"{zs[0]} is" if len(zs) == 1 else f"{spell(map(str, zs))} are each"
         yield (
             eliminations,
             (
                 f"cannot both hold {x} (every {x} of one sees every {x} of the other), so one of "
-                f"them is locked and {'/'.join(map(str, zs))} is in one of the two"
+                f"them is locked and {each} in one of the two"
             ),
         )
 
@@ -492,9 +498,9 @@ def _blossoms(
         yield _step(
             "death-blossom",
             round(7.6 + length_bonus(2 * total), 1),
-            f"Whatever the stem {cell_name(stem)} holds, the petal of that digit ({petals_said}) "
-            f"loses it and is locked, so it holds every other digit it has, including "
-            f"{'/'.join(str(z) for z in sorted({z for _, z in eliminations}))}: "
+            f"Whatever the stem {cells_with_digits((stem,), grid.cands[stem])} holds, the petal "
+            f"of that digit ({petals_said}) loses it and is locked, so it holds every other digit "
+            f"it has, including {spell(str(z) for z in sorted({z for _, z in eliminations}))}: "
             f"{eliminated_text(tuple(eliminations))}.",
             eliminations,
             list(chosen),
@@ -613,16 +619,16 @@ def _sue_de_coq_step(
     eliminations = sorted(set(eliminations))
     if not eliminations:
         return None
-    names = lambda cells: ", ".join(cell_name(c) for c in cells)  # noqa: E731
-    digits = lambda mask: "".join(map(str, digits_of(mask)))  # noqa: E731
     count = len(all_cells)
     return Step(
         technique="sue-de-coq",
         rating=round(7.0 + length_bonus(2 * count), 1),
-        explanation=f"The {len(core)} cells {names(core)} hold {digits(core_mask)}; with "
-        f"{names(line_cells)} ({digits(line_mask)}) in the line and {names(box_cells)} "
-        f"({digits(box_mask)}) in the box, which share no digit, these {count} cells hold "
-        f"{count} digits, each exactly once: {eliminated_text(tuple(eliminations))}.",
+        explanation=f"The {len(core)} cells {cells_with_digits(core, core_mask)} where "
+        f"{unit_name(line)} crosses {unit_name(box)}, with "
+        f"{cells_with_digits(line_cells, line_mask)} in the line and "
+        f"{cells_with_digits(box_cells, box_mask)} in the box, which share no digit, make "
+        f"{count} cells for {count} digits, each exactly once: "
+        f"{eliminated_text(tuple(eliminations))}.",
         eliminations=tuple(eliminations),
         cells=tuple(sorted(all_cells)),
         candidates=tuple(

@@ -40,11 +40,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sudoku_lens.logic.catalog import Technique
-from sudoku_lens.logic.patterns._common import cells_text, digits_text, eliminated_text
+from sudoku_lens.logic.patterns._common import (
+    cells_text,
+    compact_cells,
+    digits_text,
+    eliminated_text,
+)
 from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Candidate, Link, Step
-from sudoku_lens.logic.units import BIT_COUNT, COL, PEER_SETS, ROW, UNIT_SETS, cell_name
+from sudoku_lens.logic.units import BIT_COUNT, PEER_SETS, UNIT_SETS, cell_name
 
 if TYPE_CHECKING:  # the ALS module imports this one
     from sudoku_lens.logic.patterns.als import Als
@@ -641,10 +646,7 @@ def node_name(graph: Graph, node: int) -> str:
     """'r1c2' for a cell, 'r1c23' or 'r12c4' for a group."""
     if node < 729:
         return cell_name(node % 81)
-    cells = list(_bits(graph.groups[node - 729][1]))
-    rows = sorted({ROW[c] + 1 for c in cells})
-    cols = sorted({COL[c] + 1 for c in cells})
-    return "r" + "".join(map(str, rows)) + "c" + "".join(map(str, cols))
+    return compact_cells(_bits(graph.groups[node - 729][1]))
 
 
 def _says(graph: Graph, node: int, true: bool) -> str:

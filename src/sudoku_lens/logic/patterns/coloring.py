@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from sudoku_lens.logic.catalog import Technique
+from sudoku_lens.logic.patterns._common import cells_text, compact_cells
 from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.patterns.chains import length_bonus
 from sudoku_lens.logic.state import CandidateGrid
@@ -125,11 +126,6 @@ def _clusters(grid: CandidateGrid, digit: int) -> list[Cluster]:
     return found
 
 
-def _names(cells: Iterator[int] | list[int]) -> str:
-    names = [cell_name(c) for c in cells]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def _colored(cluster: Cluster) -> str:
     pairs = ", ".join(f"{cell_name(a)}-{cell_name(b)}" for a, b in cluster.pairs)
     return f"Coloring the {cluster.digit}s of the conjugate pairs {pairs} in two colors"
@@ -164,10 +160,10 @@ def simple_colors_trap(grid: CandidateGrid) -> Iterator[Step]:
                         technique="simple-colors-trap",
                         rating=round(BASE + length_bonus(longest + 1), 1),
                         explanation=f"{_colored(cluster)}, one color holds every "
-                        f"{digit}; {_names(eliminated)} "
+                        f"{digit}; {cells_text(eliminated)} "
                         f"{'sees' if len(eliminated) == 1 else 'see'} both colors (for "
                         f"{cell_name(eliminated[0])}: {cell_name(x)} and {cell_name(y)}), so "
-                        f"{_names(eliminated)} cannot be {digit}.",
+                        f"{cells_text(eliminated)} cannot be {digit}.",
                         eliminations=tuple((t, digit) for t in eliminated),
                         cells=tuple(cells_of(cluster.cells)),
                         candidates=tuple((c, digit) for c in cells_of(cluster.cells)),
@@ -197,7 +193,7 @@ def simple_colors_wrap(grid: CandidateGrid) -> Iterator[Step]:
                     rating=round(BASE + length_bonus(cluster.distance(a, b) + 1), 1),
                     explanation=f"{_colored(cluster)}, one color holds every {digit}; "
                     f"{cell_name(a)} and {cell_name(b)} share a color and a unit, so that "
-                    f"color holds no {digit}: {_names(cells_of(cells))} cannot be {digit}.",
+                    f"color holds no {digit}: {cells_text(cells_of(cells))} cannot be {digit}.",
                     eliminations=tuple((c, digit) for c in cells_of(cells)),
                     cells=tuple(cells_of(cluster.cells)),
                     candidates=tuple((c, digit) for c in cells_of(cluster.cells)),
@@ -258,7 +254,7 @@ def multi_colors_1(grid: CandidateGrid) -> Iterator[Step]:
                     f"{cell_name(a)} and {cell_name(b)} see each other, so their colors are "
                     f"not both true and {_group(first.colors[1 - i])} or "
                     f"{_group(second.colors[1 - j])} holds {a_digit(digit)}: "
-                    f"{_names(cells_of(targets))} {'see' if many else 'sees'} a cell of each"
+                    f"{cells_text(cells_of(targets))} {'see' if many else 'sees'} a cell of each"
                 )
             key = tuple(cells_of(eliminated))
             if not eliminated or key in done:
@@ -270,7 +266,7 @@ def multi_colors_1(grid: CandidateGrid) -> Iterator[Step]:
                 explanation=f"Two clusters of {digit}s joined by conjugate pairs are colored, "
                 f"one color true in each: {_colors_text(first)}, and {_colors_text(second)}; "
                 + "; ".join(parts)
-                + f". So {_names(cells_of(eliminated))} cannot be {digit}.",
+                + f". So {cells_text(cells_of(eliminated))} cannot be {digit}.",
                 eliminations=tuple((t, digit) for t in cells_of(eliminated)),
                 cells=tuple(cells_of(first.cells | second.cells)),
                 candidates=tuple((c, digit) for c in cells_of(first.cells | second.cells)),
@@ -300,7 +296,7 @@ def multi_colors_2(grid: CandidateGrid) -> Iterator[Step]:
                         f"colored; one color of the first sees both colors of the second "
                         f"({cell_name(a0)} sees {cell_name(b0)}, {cell_name(a1)} sees "
                         f"{cell_name(b1)}), and one of those holds {a_digit(digit)}, so that "
-                        f"color is false: {_names(cells_of(cells))} cannot be {digit}.",
+                        f"color is false: {cells_text(cells_of(cells))} cannot be {digit}.",
                         eliminations=tuple((c, digit) for c in cells_of(cells)),
                         cells=tuple(cells_of(first.cells | second.cells)),
                         candidates=tuple((c, digit) for c in cells_of(first.cells | second.cells)),
@@ -322,10 +318,10 @@ TECHNIQUES = [
 
 
 def _colors_text(cluster: Cluster) -> str:
-    """A cluster's two colors named: "{r3c8, r4c9} against {r4c2, r5c8}"."""
+    """A cluster's two colors named: "r3c8,r4c9 against r4c2,r5c8"."""
     return f"{_group(cluster.colors[0])} against {_group(cluster.colors[1])}"
 
 
 def _group(cells: int) -> str:
-    """The cells of a color, as one group: "{r4c2, r5c8}"."""
-    return "{" + ", ".join(cell_name(cell) for cell in cells_of(cells)) + "}"
+    """The cells of a color (a cell set), as one group: "r4c2,r5c8"."""
+    return compact_cells(cells_of(cells))

@@ -564,5 +564,6 @@ TECHNIQUES = [
 
 
 def _placed_text(values: list[int], cells: Iterable[int]) -> str:
-    """Cells with the digits placed in them: "r4c5 (8), r6c5 (1) and r6c7 (8)"."""
-    return spell(f"{cell_name(cell)} ({values[cell]})" for cell in cells)
+    """Cells with the digits placed in them, as placements are written: "r4c5=8, r6c5=1 and
+    r6c7=8"."""
+    return spell(f"{cell_name(cell)}={values[cell]}" for cell in cells)
