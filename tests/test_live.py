@@ -456,6 +456,25 @@ def test_cli_says_when_a_video_is_cut_short(
     ]
 
 
+def test_cli_refuses_to_write_the_annotated_video_over_the_one_it_reads(
+    tiny_video: tuple[Path, SyntheticVideo], tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The output would be written while the video is still read: the input is lost and what
+    is read is the half-written output. The command refuses, also through a link to the file."""
+    path, _ = tiny_video
+    video = tmp_path / "page.mp4"
+    video.write_bytes(path.read_bytes())
+    (tmp_path / "link.mp4").symlink_to(video)
+    for output in (video, tmp_path / "link.mp4"):
+        assert main(["live", "--video", str(video), "--output", str(output)]) == 2
+        err = capfd.readouterr().err
+        assert err == (
+            f"sudoku-lens: error: cannot write {output}: it is the video being read; give the "
+            "annotated video another name\n"
+        )
+        assert video.read_bytes() == path.read_bytes()
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

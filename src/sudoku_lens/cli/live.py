@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -62,6 +63,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.output is not None:
         check_output(args.output)
+        if args.video is not None and _same_file(args.video, args.output):
+            raise SudokuLensError(
+                f"cannot write {args.output}: it is the video being read; give the annotated "
+                "video another name"
+            )
     if args.video is not None and holds_an_image(args.video):
         raise SudokuLensError(
             f"{args.video} is a still image, not a video: solve a photo with "
@@ -105,3 +111,11 @@ def run(args: argparse.Namespace) -> int:
         if args.output:
             print(f"annotated video written to {args.output}")
     return 0
+
+
+def _same_file(video: str, output: str) -> bool:
+    """Whether writing `output` would overwrite `video` while it is read (a link to it too)."""
+    try:
+        return os.path.samefile(video, output)
+    except OSError:  # either is missing: nothing to overwrite, or the reader says what is wrong
+        return False
