@@ -3,6 +3,7 @@ a new puzzle replacing the old one, steady corners, and the `live` command."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import subprocess
@@ -454,6 +455,33 @@ def test_cli_says_when_a_video_is_cut_short(
         f"sudoku-lens: warning: {cut} ended after {frames} of the {len(video)} frames it "
         "announces: the file is cut short or damaged (the frames before were processed)"
     ]
+
+
+def test_cli_stopped_with_ctrl_c_does_not_call_the_video_damaged(
+    tiny_video: tuple[Path, SyntheticVideo],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Ctrl-C ends the run with the frames so far counted and written; the video is whole, so
+    the warning for a file cut short is not given."""
+    path, video = tiny_video
+    process = LiveSolver.process
+    stop_at = 5
+    calls = itertools.count()
+
+    def interrupted(self: LiveSolver, frame: np.ndarray, *args: Any, **kwargs: Any) -> LiveResult:
+        if next(calls) == stop_at:
+            raise KeyboardInterrupt
+        return process(self, frame, *args, **kwargs)
+
+    monkeypatch.setattr(LiveSolver, "process", interrupted)
+    out = tmp_path / "out.mp4"
+    assert main(["live", "--video", str(path), "--output", str(out), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "sudoku-lens: stopped\n"
+    assert json.loads(captured.out)["frames"] == stop_at < len(video)
+    assert frame_count(out) == stop_at
 
 
 def test_cli_refuses_to_write_the_annotated_video_over_the_one_it_reads(

@@ -22,7 +22,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
             "Find the Sudoku in each frame, read and solve it once, then follow the page and draw "
             "the answer on it. Headless by default: --output writes the annotated video, --show "
             "opens a window where OpenCV has a GUI. At the end, prints frames, frames with a "
-            "grid, frames with the solution drawn, and frames per second."
+            "grid, frames with the solution drawn, puzzles solved, and frames per second."
         ),
     )
     source = parser.add_mutually_exclusive_group(required=True)
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     if stats.frames == 0:
         where = args.video if args.video else f"camera {args.camera}"
         raise SudokuLensError(f"cannot read {where}: no frame could be decoded")
-    if total and stats.frames < SHORT_VIDEO * total:
+    if total and stats.frames < SHORT_VIDEO * total and not stats.stopped:
         print(
             f"sudoku-lens: warning: {args.video} ended after {stats.frames} of the {total} frames "
             "it announces: the file is cut short or damaged (the frames before were processed)",

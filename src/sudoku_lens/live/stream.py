@@ -39,6 +39,9 @@ class LiveStats:
     frames_solved: int = 0
     seconds: float = 0.0
     puzzles: list[dict[str, object]] = field(default_factory=list)
+    stopped: bool = False
+    """True when the person stopped the stream (Ctrl-C, or q / Esc in the window) before it
+    ended: fewer frames than a video announces is then no sign of a damaged file."""
 
     @property
     def fps(self) -> float:
@@ -218,10 +221,12 @@ def run_stream(
             if show:
                 cv2.imshow(WINDOW, result.frame)
                 if cv2.waitKey(1) & 0xFF in (ord("q"), 27):
+                    stats.stopped = True
                     break
             if progress is not None:
                 progress(1)
     except KeyboardInterrupt:
+        stats.stopped = True
         print("sudoku-lens: stopped", file=sys.stderr)
     finally:
         stats.seconds = time.perf_counter() - start
