@@ -110,6 +110,31 @@ def test_solve_and_rate_refuse_a_pencil_mark_grid_in_one_line(capsys, tmp_path, 
     ]
 
 
+@pytest.mark.parametrize("command", ["explain", "rate"])
+def test_explain_and_rate_name_a_photo_as_one(capsys, tmp_path, monkeypatch, command) -> None:
+    """A photo given to a command that takes puzzle text, whole or cut short, is named as a
+    picture, pointing to the commands that read photos (it was 'not a text file of puzzles
+    (line 1)')."""
+    import io
+
+    photo = tmp_path / "page.jpg"
+    photo.write_bytes(EXAMPLE.read_bytes())
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(EXAMPLE.read_bytes()[:2000])
+    for source in (photo, cut):
+        code, out, err = run([command, str(source)], capsys)
+        assert code == 2 and out == ""
+        assert err == (
+            f"sudoku-lens: error: {source} holds a picture, not puzzle text (solve and hint "
+            "read photos)\n"
+        )
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(EXAMPLE.read_bytes())))
+    assert run([command, "-"], capsys)[2] == (
+        "sudoku-lens: error: standard input holds a picture, not puzzle text (solve and hint "
+        "read photos)\n"
+    )
+
+
 def test_hint_on_a_photo_from_stdin_and_as_json_writes_no_picture(
     capsys, tmp_path, monkeypatch
 ) -> None:

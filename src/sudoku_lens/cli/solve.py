@@ -29,6 +29,7 @@ from sudoku_lens.cli.jobs import (
 )
 from sudoku_lens.cli.solve_photo import (
     add_photo_arguments,
+    holds_an_image,
     looks_like_image,
     run_photo,
     stdin_bytes,
@@ -39,6 +40,9 @@ from sudoku_lens.read.formats import HEAD_BYTES, MAX_BYTES, image_format, unsupp
 if TYPE_CHECKING:
     from sudoku_lens.puzzle.text import PuzzleEntry
     from sudoku_lens.solve import BatchResult
+
+PICTURE_NOT_TEXT = "holds a picture, not puzzle text (solve and hint read photos)"
+"""What `read_text` says of a photo given where puzzle text is needed (explain, rate)."""
 
 _PUZZLE_CHARACTERS = frozenset("0123456789.|+- \t\r\n")
 
@@ -90,7 +94,7 @@ def read_text(source: str) -> str:
     if source == "-":
         image, text = read_stdin()
         if image is not None:
-            raise PuzzleFormatError("standard input holds a picture, not puzzle text")
+            raise PuzzleFormatError(f"standard input {PICTURE_NOT_TEXT}")
         return text or ""
     if not source.strip():
         raise PuzzleFormatError("no puzzle given: give an 81-character line, a file, or -")
@@ -100,6 +104,8 @@ def read_text(source: str) -> str:
     except (OSError, ValueError):
         is_file = exists = False
     if is_file:
+        if holds_an_image(path):
+            raise PuzzleFormatError(f"{source} {PICTURE_NOT_TEXT}")
         try:
             with path.open("rb") as handle:
                 return read_puzzle_text(handle, source)
