@@ -152,6 +152,17 @@ def test_hint_on_a_photo_from_stdin_and_as_json_writes_no_picture(
     assert list(tmp_path.iterdir()) == []  # neither wrote a picture: only -o does then
 
 
+def test_hint_names_a_bad_photo_on_stdin_standard_input(capsys, monkeypatch) -> None:
+    """As solve and read do (it was 'image data is a truncated or corrupt JPEG file')."""
+    import io
+
+    cut = EXAMPLE.read_bytes()[:40_000]
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(cut)))
+    code, out, err = run(["hint", "-"], capsys)
+    assert code == 2 and out == ""
+    assert err == "sudoku-lens: error: standard input is a truncated or corrupt JPEG file\n"
+
+
 def test_a_picture_without_a_step_says_why_under_it(capsys, tmp_path, monkeypatch) -> None:
     """The caption of a picture with no step says what the printed line says: the grid is
     complete, or the technique asked for does not apply (it said "No step found." either way)."""

@@ -91,11 +91,15 @@ def run(args: argparse.Namespace) -> int:
     output = Path(args.output) if args.output else None
     if output is not None:
         check_writable(output)
-    photo: str | bytes | None = None
+    photo: str | np.ndarray | None = None
     found: PhotoHint | None = None
     text = None
     if args.puzzle == "-":
-        photo, text = read_stdin()
+        data, text = read_stdin()
+        if data is not None:
+            from sudoku_lens.read.image_io import decode_image
+
+            photo = decode_image(data, name="standard input")
     elif looks_like_image(args.puzzle):
         photo = args.puzzle
     if photo is not None:
