@@ -645,6 +645,25 @@ def test_progress_and_summary_on_a_terminal_only(
         assert err == ""
 
 
+def test_the_summary_names_a_photo_once_in_its_error(tmp_path: Path, monkeypatch, capsys) -> None:
+    """A photo's error already names it ('x.jpg is empty'); the summary said 'error: x.jpg:
+    x.jpg is empty'. A puzzle line's error does not, so its place is put first."""
+    (tmp_path / "empty.jpg").write_bytes(b"")
+    (tmp_path / "cut.jpg").write_bytes(Path(EXAMPLE_PATH).read_bytes()[:2000])
+    listed = tmp_path / "list.txt"
+    listed.write_text("empty.jpg\ncut.jpg\nmissing.jpg\n")
+    bank = puzzle_file(tmp_path / "bank.txt")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    main(["batch", str(listed), str(bank), "-o", str(tmp_path / "r.jsonl"), "--jobs", "1"])
+    errors = [line for line in capsys.readouterr().err.splitlines() if "error:" in line]
+    assert errors[:4] == [
+        f"  error: {tmp_path / 'empty.jpg'} is empty",
+        f"  error: {tmp_path / 'cut.jpg'} is a truncated or corrupt JPEG file",
+        f"  error: no such file: {tmp_path / 'missing.jpg'}",
+        f"  error: {bank}:6: not a legal puzzle: 1 appears twice in row 1: r1c1 and r1c2",
+    ]
+
+
 def test_records_are_plain_data() -> None:
     values = dict.fromkeys(FIELDS)
     values.update(source="p.txt", line=3, kind="puzzle", grid=INKALA, status="error", seconds=0.0)

@@ -215,8 +215,11 @@ def _summary(
         f"{seconds:.1f} s, {total / max(seconds, 1e-9):,.1f} items/s; records in {output}"
     ]
     for source, line, message in errors:
-        where = source if line is None else f"{source}:{line}"
-        lines.append(f"  error: {where}: {message}")
+        if line is None and source in message:  # a photo's error names it: "x.jpg is empty"
+            lines.append(f"  error: {message}")
+        else:
+            where = source if line is None else f"{source}:{line}"
+            lines.append(f"  error: {where}: {message}")
     if tally["error"] > len(errors):
         lines.append(f"  ... and {tally['error'] - len(errors):,} more errors (see {output})")
     return "\n".join(lines)
