@@ -242,6 +242,21 @@ def test_eval_givens_reports_kinds(
 
 
 @pytest.mark.usefixtures("fake_reader")
+def test_a_givens_folder_without_these_photos_says_the_kinds_are_not_measured(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The report's kinds part vanished without a word (e.g. --givens naming the wrong
+    folder); it now says why."""
+    photo_set(tmp_path, [5, 6])
+    other = tmp_path / "other"
+    other.mkdir()
+    assert main(["eval", str(tmp_path), "--givens", str(other)]) == 0
+    out = capsys.readouterr().out
+    assert "kinds read exactly" not in out
+    assert "\nkinds not measured: the givens folder has no .dat file for these photos\n" in out
+
+
+@pytest.mark.usefixtures("fake_reader")
 def test_without_givens_every_digit_is_expected_printed(tmp_path: Path) -> None:
     photos = photo_set(tmp_path, [5, 6])
     result = evaluate(photos)

@@ -317,6 +317,8 @@ def format_report(evaluation: Evaluation, worst: int = 10) -> str:
         ]
         for name, row in zip(KIND_NAMES, evaluation.kind_confusion, strict=True):
             lines.append(f"{name:>11}" + "".join(f"{v:>12}" if v else f"{'-':>12}" for v in row))
+    else:  # only a givens folder without these photos' printed-only .dat files leaves none
+        lines += ["", "kinds not measured: the givens folder has no .dat file for these photos"]
     bad = evaluation.worst(worst)
     if bad:
         lines += ["", "worst photos:"]
