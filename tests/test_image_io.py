@@ -130,7 +130,7 @@ def test_missing_file(tmp_path: Path) -> None:
 
 
 def test_directory(tmp_path: Path) -> None:
-    with pytest.raises(ImageError, match="is a directory, not an image file"):
+    with pytest.raises(ImageError, match="is a folder, not an image file"):
         load_image(tmp_path)
 
 

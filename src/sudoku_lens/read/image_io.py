@@ -142,13 +142,13 @@ def read_image_file(path: Path) -> bytes:
     except FileNotFoundError:
         raise ImageError(f"no such file: {_shown(path)}") from None
     except IsADirectoryError:
-        raise ImageError(f"{_shown(path)} is a directory, not an image file") from None
+        raise ImageError(f"{_shown(path)} is a folder, not an image file") from None
     except OSError as exc:
         raise ImageError(f"cannot read {_shown(path)}: {exc.strerror or exc}") from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise ImageError(f"{_shown(path)} is a directory, not an image file")
+            raise ImageError(f"{_shown(path)} is a folder, not an image file")
         if not stat.S_ISREG(info.st_mode):
             raise ImageError(f"{_shown(path)} is not a regular file (a pipe or a device)")
         if info.st_size > MAX_BYTES:
