@@ -664,6 +664,45 @@ def test_the_summary_names_a_photo_once_in_its_error(tmp_path: Path, monkeypatch
     ]
 
 
+def test_ctrl_c_says_how_to_go_on(tmp_path: Path, monkeypatch, capsys) -> None:
+    """Interrupted, the batch names where its records are and how to go on with them (it said
+    'interrupted' alone); resumed, every line is recorded once."""
+    import sudoku_lens.batch
+
+    plain = tmp_path / "plain.txt"
+    plain.write_text(f"{INKALA}\n{EASY}\n" * 200)
+    monkeypatch.setattr(inputs, "PIECE_BYTES", 5_000)
+    real = sudoku_lens.batch.process
+
+    def interrupted(*args, **kwargs):
+        units = real(*args, **kwargs)
+        yield next(units)
+        units.close()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sudoku_lens.batch, "process", interrupted)
+    results = tmp_path / "results.jsonl"
+    for resume, again in (
+        ([], "add --resume to the command"),
+        (["--resume"], "run the same command again"),
+    ):
+        assert main(["batch", str(plain), "-o", str(results), "--jobs", "1", *resume]) == 130
+        assert capsys.readouterr().err == (
+            f"sudoku-lens: interrupted; the records so far are in {results}: {again} to go on\n"
+        )
+    assert 0 < len(records_of(results)) < 400
+    parquet = tmp_path / "results.parquet"
+    assert main(["batch", str(plain), "-o", str(parquet), "--jobs", "1"]) == 130
+    assert capsys.readouterr().err == (
+        f"sudoku-lens: interrupted; the records so far are in {parquet} (a Parquet file cannot "
+        "be resumed)\n"
+    )
+    assert 0 < len(records_of(parquet)) < 400
+    monkeypatch.setattr(sudoku_lens.batch, "process", real)
+    assert main(["batch", str(plain), "-o", str(results), "--jobs", "1", "--resume"]) == 0
+    assert [record["line"] for record in records_of(results)] == list(range(1, 401))
+
+
 def test_records_are_plain_data() -> None:
     values = dict.fromkeys(FIELDS)
     values.update(source="p.txt", line=3, kind="puzzle", grid=INKALA, status="error", seconds=0.0)

@@ -97,7 +97,20 @@ def run(args: argparse.Namespace) -> int:
     recorded = read_recorded(args.output) if args.resume else None
     on_terminal = sys.stderr.isatty()
     start = time.perf_counter()
-    tally, errors = _write_records(args, recorded, on_terminal)
+    try:
+        tally, errors = _write_records(args, recorded, on_terminal)
+    except KeyboardInterrupt:
+        if output_format(args.output) == "parquet":
+            how = " (a Parquet file cannot be resumed)"
+        elif args.resume:
+            how = ": run the same command again to go on"
+        else:
+            how = ": add --resume to the command to go on"
+        print(
+            f"sudoku-lens: interrupted; the records so far are in {args.output}{how}",
+            file=sys.stderr,
+        )
+        return 130
     if on_terminal:
         print(_summary(tally, errors, time.perf_counter() - start, args.output), file=sys.stderr)
     unsolved = tally["no solution"] + tally["several solutions"] + tally[WRONG]
