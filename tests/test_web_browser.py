@@ -368,6 +368,77 @@ def test_camera_mode_draws_the_answer_on_the_live_picture(page, video):
     )
 
 
+FAKE_CAMERA = """
+(() => {
+  // A camera whose picture the test sets: a canvas shown as the video stream.
+  const canvas = document.createElement("canvas");
+  canvas.width = 640;
+  canvas.height = 480;
+  const ctx = canvas.getContext("2d");
+  let picture = null;
+  const paint = () => {
+    ctx.fillStyle = "#d8d4cc";
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    if (picture) ctx.drawImage(picture, 0, 0, canvas.width, canvas.height);
+  };
+  setInterval(paint, 40);
+  window.fakeCamera = {
+    show(url) {
+      if (!url) return void (picture = null);
+      const image = new Image();
+      image.onload = () => (picture = image);
+      image.src = url;
+    },
+  };
+  navigator.mediaDevices.getUserMedia = async () => {
+    paint();
+    return canvas.captureStream(25);
+  };
+})();
+"""
+
+
+def test_edit_this_frame_waits_for_a_frame_with_a_grid(browser, server, photo):
+    shot, path = photo
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(FAKE_CAMERA)
+    tab = context.new_page()
+    tab.set_default_timeout(TIMEOUT_MS)
+    tab.goto(server)
+    tab.click("#tab-camera")
+    snap = tab.locator("#camera-snap")
+    expect(snap).to_be_disabled()
+    tab.click("#camera-toggle")
+    # Frames of bare paper have been read: no grid, so nothing to edit, and the button says so.
+    tab.wait_for_selector("#camera-view[data-state=searching]")
+    tab.wait_for_function(
+        "() => parseFloat(document.getElementById('camera-fps').dataset.fps || '0') > 0"
+    )
+    expect(snap).to_be_disabled()
+    expect(snap).to_have_text("No grid to edit yet")
+    tab.screenshot(path=str(SHOTS / "sudoku-lens-web-camera-no-grid.png"), full_page=True)
+
+    picture = base64.b64encode(path.read_bytes()).decode()
+    tab.evaluate("url => window.fakeCamera.show(url)", f"data:image/jpeg;base64,{picture}")
+    tab.wait_for_selector("#camera-view[data-state=solved]")
+    expect(snap).to_be_enabled()
+    expect(snap).to_have_text("Edit this frame")
+
+    tab.evaluate("() => window.fakeCamera.show(null)")
+    tab.wait_for_selector("#camera-view[data-state=searching]")
+    expect(snap).to_be_disabled()
+
+    tab.evaluate("url => window.fakeCamera.show(url)", f"data:image/jpeg;base64,{picture}")
+    tab.wait_for_selector("#camera-view[data-state=solved]")
+    snap.click()
+    # The frame opens in the photo mode, read as the page it shows.
+    tab.wait_for_selector("#result:not([hidden])")
+    tab.wait_for_selector("#answer-frame[aria-busy=false]")
+    assert grid_state(tab)[0] == format_line(shot.puzzle)
+    expect(snap).to_be_disabled()
+    context.close()
+
+
 def test_hints_one_step_at_a_time_and_the_rating(page, photo):
     shot, path = photo
     upload(page, path)

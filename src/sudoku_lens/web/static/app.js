@@ -752,6 +752,10 @@ const CAMERA_TEXT = {
   unsolvable: "This grid cannot be solved as read: try the photo mode to fix digits.",
 };
 
+// "Edit this frame" opens the camera's picture in the photo mode, which is only of use once the
+// last frame read holds a grid; until then the button says why it cannot be pressed.
+const SNAP_TEXT = { ready: "Edit this frame", waiting: "No grid to edit yet" };
+
 const camera = {
   stream: null,
   running: false,
@@ -764,6 +768,12 @@ function newSessionId() {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function setSnapReady(ready) {
+  const snap = $("camera-snap");
+  snap.disabled = !ready;
+  snap.textContent = ready || !camera.running ? SNAP_TEXT.ready : SNAP_TEXT.waiting;
 }
 
 function setCameraState(text, kind = "") {
@@ -808,7 +818,7 @@ async function startCamera() {
   camera.times = [];
   $("camera-idle").hidden = true;
   $("camera-toggle").textContent = "Stop camera";
-  $("camera-snap").disabled = false;
+  setSnapReady(false);
   setCameraState(CAMERA_TEXT.searching);
   sendFrames();
 }
@@ -822,7 +832,7 @@ function stopCamera() {
   view.getContext("2d").clearRect(0, 0, view.width, view.height);
   $("camera-idle").hidden = false;
   $("camera-toggle").textContent = "Start camera";
-  $("camera-snap").disabled = true;
+  setSnapReady(false);
   $("camera-fps").textContent = "";
   setCameraState("");
 }
@@ -868,6 +878,7 @@ async function sendFrames() {
       $("camera-fps").dataset.fps = fps.toFixed(2);
     }
     setCameraState(result.message || CAMERA_TEXT[result.state] || result.state, result.state);
+    setSnapReady(Boolean(result.corners));
     $("camera-view").dataset.state = result.state;
     $("camera-view").dataset.solution = result.solution || "";
   }
