@@ -233,3 +233,69 @@ def test_a_finned_fish_names_its_fins_and_draws_them_apart_from_its_base() -> No
         return min((FIN_TINT, CELL_TINT), key=lambda c: float(np.abs(tint(member) - c).sum()))
 
     assert nearer_to(73) == FIN_TINT and nearer_to(base) == CELL_TINT
+
+
+def notes_page(cell: int = 60) -> tuple[np.ndarray, np.ndarray]:
+    """A grid on paper lit unevenly (lighter to the right), with pencil-grey notes pencilled
+    small at the keypad places 1, 3, 5, 7 and 9 of cell r4c5 (their middles 0.22 of the cell
+    from its lines, as `synth.handwriting` places notes): the image and its corners."""
+    side = 9 * cell
+    paper = np.linspace(170, 215, side + 2 * cell, dtype=np.float32)[None, :, None]
+    page = np.repeat(np.repeat(paper, side + 2 * cell, axis=0), 3, axis=2)
+    for k in range(10):
+        line = cell + k * cell
+        width = 3 if k % 3 == 0 else 1
+        page[cell : cell + side + 1, line : line + width] = 40
+        page[line : line + width, cell : cell + side + 1] = 40
+    image = np.ascontiguousarray(page.astype(np.uint8))
+    top, left = cell + 3 * cell, cell + 4 * cell
+    face, scale = cv2.FONT_HERSHEY_SIMPLEX, 0.45
+    for digit in (1, 3, 5, 7, 9):
+        (w, h), _ = cv2.getTextSize(str(digit), face, scale, 1)
+        x = left + round((0.22 + 0.28 * ((digit - 1) % 3)) * cell - w / 2)
+        y = top + round((0.22 + 0.28 * ((digit - 1) // 3)) * cell + h / 2)
+        cv2.putText(image, str(digit), (x, y), face, scale, (95, 95, 100), 1, cv2.LINE_AA)
+    corners = np.float32([[cell, cell], [cell + side, cell], [cell + side, cell + side]])
+    corners = np.vstack([corners, [[cell, cell + side]]]).astype(np.float32)
+    return image, corners
+
+
+def test_an_answer_over_pencil_notes_stands_on_paper_and_other_cells_are_drawn_as_before() -> None:
+    image, corners = notes_page()
+    puzzle, solution = random_puzzle(np.random.default_rng(5), 30)
+    givens = puzzle.copy()
+    givens[3, 4] = givens[0, 0] = 0  # the notes cell and a plain empty cell get their digit
+    before = draw_solution(image, corners, givens, solution)
+    after = draw_solution(image, corners, givens, solution, notes=((3, 4),))
+
+    # Only the inside of the notes cell changes, clear of its lines (every other cell, the
+    # empty cell without notes too, is drawn bit for bit as before).
+    cols, rows = grid_coordinates(corners, changed_pixels(before, after)).T
+    assert len(cols) > 0
+    assert np.all((np.floor(cols) == 4) & (np.floor(rows) == 3))
+    assert np.all((np.abs(cols - np.round(cols)) > 0.05) & (np.abs(rows - np.round(rows)) > 0.05))
+
+    # The notes fade to a trace where the digit does not stand: their ink against the paper
+    # lit as it is there, against about 80 grey levels before.
+    cell = 60
+    y0, x0 = cell + 3 * cell, cell + 4 * cell
+    box = (slice(y0 + 8, y0 + cell - 8), slice(x0 + 8, x0 + cell - 8))
+    notes = np.any(image[box] < 150, axis=2) & np.all(before[box] == image[box], axis=2)
+    paper = np.linspace(170, 215, 11 * cell, dtype=np.float32)[x0 + 8 : x0 + cell - 8]
+    paper = np.broadcast_to(paper, notes.shape)
+    assert notes.sum() > 40
+    was = paper[notes] - image[box][notes].mean(axis=1)
+    now = paper[notes] - after[box][notes].mean(axis=1)
+    assert was.mean() > 60 and now.max() < 0.15 * was.max() + 3
+    # the digit is drawn on top: where it is solid, it is as before
+    solid = np.all(np.abs(before[box].astype(int) - DEFAULT_COLOR) <= 2, axis=2)
+    assert solid.sum() > 100 and np.array_equal(after[box][solid], before[box][solid])
+
+
+def test_notes_in_a_cell_that_gets_no_digit_are_left_as_they_are() -> None:
+    image, corners = notes_page()
+    puzzle, solution = random_puzzle(np.random.default_rng(6), 30)
+    givens = puzzle.copy()
+    givens[3, 4] = solution[3, 4]  # the notes cell holds a digit: nothing is drawn there
+    before = draw_solution(image, corners, givens, solution)
+    assert np.array_equal(draw_solution(image, corners, givens, solution, notes=((3, 4),)), before)

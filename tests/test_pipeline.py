@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -12,14 +13,22 @@ import pytest
 from conftest import truth_grid, validation_photos
 from sudoku_lens.debug import solve_photo_with_pictures
 from sudoku_lens.errors import GridNotFoundError, ImageError
-from sudoku_lens.pipeline import PhotoSolution, draw_outline, solve_photo
+from sudoku_lens.pipeline import (
+    PhotoSolution,
+    answer_reading,
+    draw_answer,
+    draw_outline,
+    solve_photo,
+)
 from sudoku_lens.puzzle import grid_from_line
 from sudoku_lens.read import reader
 from sudoku_lens.read.digits import orient
 from sudoku_lens.read.grid import GridSearch, cut_grid
+from sudoku_lens.read.kinds import EMPTY, NOTES
 from sudoku_lens.read.reader import read_photo
 from sudoku_lens.solve import Status
 from sudoku_lens.synth import place_in_scene, render_grid, synth_photo
+from sudoku_lens.synth.handwriting import synth_filled_photo
 
 NO_SOLUTION = "012340000500000000600000000700000000800000000900000000000000000000000000000000000"
 """No rule broken, but the top-left cell has no digit left; too few givens to repair."""
@@ -262,3 +271,35 @@ def test_givens_with_several_solutions_are_mended_by_adding_never_by_changing_a_
     )
     result = repair_givens(reading)
     assert result.status is Status.SEVERAL and not result.changed_cells
+
+
+def test_pencil_notes_under_an_answer_are_covered_and_every_other_cell_drawn_as_before() -> None:
+    made = synth_filled_photo(10002, "easy", entries=0.3, notes=0.5)
+    result = solve_photo(made.photo.image)
+    reading = result.reading
+    covered = (result.kinds == NOTES) & (made.filled.kinds == NOTES)
+    assert result.status is Status.SOLVED and covered.sum() >= 8
+    # The same answer drawn as if no cell held notes: every cell but those of notes is the same.
+    answer = answer_reading(reading)
+    no_notes = np.where(answer.kinds == NOTES, EMPTY, answer.kinds)
+    plain = draw_answer(reading, dataclasses.replace(answer, kinds=no_notes))
+    side = 9 * 60
+    square = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    homography = cv2.getPerspectiveTransform(reading.corners.astype(np.float32), square)
+
+    def cells(image: np.ndarray) -> np.ndarray:
+        """The photo's cells, upright, 60 x 60 pixels each, grey: (9, 9, 60, 60)."""
+        flat = cv2.warpPerspective(image, homography, (side, side), flags=cv2.INTER_AREA)
+        gray = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.int16)
+        return gray.reshape(9, 60, 9, 60).transpose(0, 2, 1, 3)
+
+    photo, before, after = cells(reading.image), cells(plain), cells(result.image)
+    changed = np.any(before != after, axis=(2, 3))
+    assert np.array_equal(changed, result.kinds == NOTES)
+    # In the cells of notes, the notes' ink beside the digit drawn is mostly gone.
+    inner = (slice(None), slice(9, 51), slice(9, 51))
+    paper = np.median(photo[covered][inner], axis=(1, 2))[:, None, None]
+    beside = (before[covered] == photo[covered])[inner]
+    ink_before = ((paper - before[covered][inner] > 40) & beside).sum()
+    ink_after = ((paper - after[covered][inner] > 40) & beside).sum()
+    assert ink_before > 200 and ink_after < 0.1 * ink_before

@@ -385,7 +385,8 @@ def draw_answer(reading: Reading, answer: Answer, *, check_only: bool = False) -
     (none with `check_only`), the marks of the wrong entries (a red ring, the right digit small;
     the ring alone with `check_only`, which must not give answers away) and of the unsure ones
     (an orange ring and a question mark); the grid outlined when there is no unique solution.
-    Cells holding print or handwriting are left untouched unless marked."""
+    Cells holding print or handwriting are left untouched unless marked; pencil notes under an
+    answer digit are covered by a soft patch of their paper (`cover_cells`)."""
     if answer.solution is None:
         return draw_outline(reading.image, reading.corners)
     written = answer.written | (reading.kinds == HANDWRITTEN)
@@ -400,6 +401,7 @@ def draw_answer(reading: Reading, answer: Answer, *, check_only: bool = False) -
             (*entry.cell, 0 if check_only else entry.expected) for entry in answer.wrong_entries
         ),
         unsure=tuple(entry.cell for entry in answer.unsure_entries),
+        notes=tuple(zip(*np.nonzero(answer.kinds == NOTES), strict=True)),
     )
 
 

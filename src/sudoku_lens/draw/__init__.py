@@ -1,4 +1,5 @@
-"""Draw a solved Sudoku's missing digits, and marks on wrong and unsure entries, into the photo."""
+"""Draw a solved Sudoku's missing digits, and marks on wrong and unsure entries, into the photo
+(over a patch of paper where the cell holds pencil notes)."""
 
 from sudoku_lens.draw.overlay import (
     DEFAULT_COLOR,
@@ -13,11 +14,13 @@ from sudoku_lens.draw.overlay import (
     unsure_sprite,
     wrong_sprite,
 )
+from sudoku_lens.draw.paper import cover_cells
 
 __all__ = [
     "DEFAULT_COLOR",
     "DEFAULT_DIGIT_HEIGHT",
     "composite",
+    "cover_cells",
     "digit_sprite",
     "draw_solution",
     "overlay_size",

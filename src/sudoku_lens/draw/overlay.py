@@ -1,7 +1,8 @@
 """Draw the answer into the photo: digits rendered upright, then warped onto the page.
 
 Wrong entries of the person's own get a red ring around their digit, with the right digit small
-in the cell's top-right corner; every other cell the person wrote in is left untouched.
+in the cell's top-right corner; every other cell the person wrote in is left untouched. A cell
+of pencil notes that gets a digit is first covered by a patch of its paper (`draw.paper`).
 
 The digits are drawn into a square canvas that stands for the rectified grid (one sprite per
 digit, rendered once four times larger and reduced, then cached), and the canvas is warped into
@@ -15,6 +16,8 @@ import functools
 
 import cv2
 import numpy as np
+
+from sudoku_lens.draw.paper import cover_cells
 
 DEFAULT_COLOR: tuple[int, int, int] = (205, 80, 10)
 """A strong blue (BGR): stands out on grey newsprint and from black or red printed digits."""
@@ -233,10 +236,15 @@ def draw_solution(
     digit_height: float = DEFAULT_DIGIT_HEIGHT,
     wrong: tuple[tuple[int, int, int], ...] = (),
     unsure: tuple[tuple[int, int], ...] = (),
+    notes: tuple[tuple[int, int], ...] = (),
 ) -> np.ndarray:
     """A copy of the photo with `solution`'s digits drawn, in perspective, into the cells where
     `givens` is 0, and the marks of the wrong entries `wrong` ((row, col, expected) each) and
     of the entries too unclear to check `unsure` ((row, col) each).
+
+    The cells of `notes` ((row, col) each: pencil notes) that get a digit are first covered by
+    a soft patch of their own paper (`cover_cells`), so the digit does not stand on the notes;
+    every other cell is drawn as without `notes`.
 
     `corners` (4,2) are the upright grid's TL, TR, BR, BL in image pixels (as in `Reading`);
     `digit_height` is the digits' height as a fraction of a cell (measure it from the givens to
@@ -255,7 +263,10 @@ def draw_solution(
     unclear = tuple((int(r), int(c)) for r, c in unsure)
     size = overlay_size(quad)
     bgra = _cached_overlay(*key, size, (blue, green, red), float(digit_height), marks, unclear)
-    return composite_bgra(image_bgr, bgra, quad)
+    drawn = (g == 0) & (s >= 1) & (s <= 9)
+    covered = [(int(r), int(c)) for r, c in notes if drawn[int(r), int(c)]]
+    base = cover_cells(image_bgr, quad, covered) if covered else image_bgr
+    return composite_bgra(base, bgra, quad)
 
 
 @functools.lru_cache(maxsize=8)
