@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +25,7 @@ from sudoku_lens.train.fonts import (  # noqa: E402
     find_handwriting_fonts,
     render_digit_glyphs,
 )
-from sudoku_lens.train.model import export_onnx  # noqa: E402
+from sudoku_lens.train.model import DigitNet, export_onnx  # noqa: E402
 from sudoku_lens.train.photos import load_photos  # noqa: E402
 from sudoku_lens.train.pipeline import (  # noqa: E402
     NO_DIGIT,
@@ -138,6 +140,29 @@ def test_onnx_export_matches_torch(tiny: Dataset, tmp_path: Path) -> None:
     np.testing.assert_allclose(got, torch.softmax(logits, 1).numpy(), atol=1e-5)
     np.testing.assert_allclose(got_pen, torch.sigmoid(pen).numpy(), atol=1e-5)
     assert path.stat().st_size < 2 * 1024 * 1024
+
+
+def test_onnx_export_is_quiet_and_fits_onnx_runtime_1_16(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """PyTorch's supported exporter, not the deprecated TorchScript one: no warning, nothing
+    logged or printed. The file is one ONNX Runtime 1.16 (the oldest the package allows) loads:
+    IR version 9 at most, opset 19 at most, without the exporter's notes (they hold the
+    checkout's paths)."""
+    onnx = pytest.importorskip(
+        "onnx", reason="onnx is not installed: pip install 'sudoku-lens[train]'"
+    )
+    path = tmp_path / "digits.onnx"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        export_onnx(DigitNet(), path)
+    assert capfd.readouterr() == ("", "")
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+    model = onnx.load(str(path))
+    assert model.ir_version <= 9
+    assert [(o.domain, o.version <= 19) for o in model.opset_import] == [("", True)]
+    assert not any(node.metadata_props for node in model.graph.node)
+    assert [o.name for o in model.graph.output] == ["probabilities", "pen"]
 
 
 def test_find_fonts_says_what_to_do_when_there_are_none(tmp_path: Path) -> None:

@@ -3,7 +3,10 @@ whether a digit looks handwritten; and the optimiser the trainings share."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import logging
+import warnings
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import torch
@@ -84,6 +87,34 @@ class _DigitOutputs(nn.Module):
         return torch.softmax(logits, dim=1), torch.sigmoid(pen)
 
 
+OPSET = 18
+"""The ONNX operator set of the exported models: the oldest that PyTorch's exporter writes
+without converting, and one ONNX Runtime 1.16 runs."""
+
+IR_VERSION = 8
+"""The ONNX file format version written, the one opset 18 needs. PyTorch's exporter writes 10,
+which ONNX Runtime 1.16 (the oldest the package allows) refuses to load."""
+
+
+@contextmanager
+def _quiet_exporter() -> Iterator[None]:
+    """Silence what PyTorch's exporter says that concerns PyTorch, not the model: a
+    FutureWarning from its own code (torch.export copying a deprecated pytree LeafSpec) and, on
+    every export, a logged line for each torchvision operator it cannot register without
+    torchvision. Any other warning still shows."""
+    registration = logging.getLogger("torch.onnx._internal.exporter._registration")
+    level = registration.level
+    registration.setLevel(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings(
+                "ignore", r"`isinstance\(treespec, LeafSpec\)` is deprecated", FutureWarning
+            )
+            yield
+    finally:
+        registration.setLevel(level)
+
+
 def export_onnx(
     net: nn.Module,
     path: Path,
@@ -95,19 +126,40 @@ def export_onnx(
 
     `example` is an input batch of the right shape (default: two prepared cells, for the digit
     model) and `input_name` the ONNX input's name ("features" for the kinds model). A DigitNet
-    also outputs "pen", the probability (N,) that each digit is handwritten."""
+    also outputs "pen", the probability (N,) that each digit is handwritten.
+
+    Uses PyTorch's torch.export-based exporter (needs `onnxscript`). The file holds the weights
+    but not the exporter's notes on where each node came from (metadata of IR version 10, which
+    would also write the training checkout's paths into the shipped model)."""
+    import onnx
+
     digits = isinstance(net, DigitNet)
     wrapper = (_DigitOutputs(net) if digits else _WithSoftmax(net)).eval()
     dummy = torch.zeros(2, 1, SIZE, SIZE) if example is None else example
     outputs = ["probabilities", "pen"] if digits else ["probabilities"]
+    with _quiet_exporter():
+        program = torch.onnx.export(
+            wrapper,
+            (dummy,),
+            input_names=[input_name],
+            output_names=outputs,
+            dynamic_shapes=({0: torch.export.Dim("n")},),
+            opset_version=OPSET,
+            dynamo=True,
+            optimize=True,  # batch norms folded into the convolutions (the default from 2.7)
+            verbose=False,
+        )
+    model = program.model_proto
+    model.ir_version = IR_VERSION
+    graph = model.graph
+    for part in (
+        graph,
+        *graph.input,
+        *graph.output,
+        *graph.value_info,
+        *graph.initializer,
+        *graph.node,
+    ):
+        del part.metadata_props[:]
     path.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(
-        wrapper,
-        (dummy,),
-        str(path),
-        input_names=[input_name],
-        output_names=outputs,
-        dynamic_axes={input_name: {0: "n"}, **{name: {0: "n"} for name in outputs}},
-        opset_version=17,
-        dynamo=False,
-    )
+    onnx.save(model, str(path))
