@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import warnings
 from pathlib import Path
 
@@ -174,6 +175,16 @@ def test_train_command_reports_a_missing_data_folder(tmp_path: Path, capsys) -> 
     code = main(["train", "--data", os.fspath(tmp_path), "--out", os.fspath(tmp_path / "m.onnx")])
     assert code == 2
     assert "outlines.csv" in capsys.readouterr().err
+
+
+def test_train_command_says_it_needs_onnxscript_before_training(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The models are exported at the end of a long training: a missing exporter is said first."""
+    monkeypatch.setitem(sys.modules, "onnxscript", None)  # as if not installed: import fails
+    code = main(["train", "--data", os.fspath(tmp_path), "--out", os.fspath(tmp_path / "m.onnx")])
+    assert code == 2
+    assert "training needs onnxscript: pip install 'sudoku-lens[train]'" in capsys.readouterr().err
 
 
 def test_photo_cells_are_prepared_as_the_reader_prepares_them(wicht_data: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -77,6 +78,9 @@ def run(args: argparse.Namespace) -> int:
         raise SudokuLensError(
             f"training needs {exc.name}: pip install 'sudoku-lens[train]'"
         ) from exc
+    for module in ("onnx", "onnxscript"):  # used only at the end, to export the models
+        if importlib.util.find_spec(module) is None:
+            raise SudokuLensError(f"training needs {module}: pip install 'sudoku-lens[train]'")
 
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
