@@ -14,6 +14,8 @@ from sudoku_lens.read.digits import (
     ORIENT_CELLS,
     SIZE,
     DigitClassifier,
+    find_ink,
+    find_inks,
     orient,
     orient_prepared,
     prepare_cell,
@@ -265,6 +267,51 @@ def test_a_shadows_edge_across_a_digit_does_not_cut_it(
         assert np.abs(prepare_cell(shaded) - prepare_cell(cell)).mean() < 0.1
     read = DigitClassifier.default().predict(shadowed).argmax(axis=1)
     np.testing.assert_array_equal(read, np.arange(1, 10))
+
+
+def test_find_inks_reads_each_crop_as_it_reads_it_alone() -> None:
+    """The crops of a grid are filtered side by side in one image: a crop's dark border beside
+    its neighbour's, grain up to its edges, a shadowed crop, a colour one and one of another
+    size must each come out as they do alone, in any order."""
+    dark_edges = render_cell(0)
+    dark_edges[:, :4] = dark_edges[:, -4:] = dark_edges[:4] = dark_edges[-4:] = 0
+    lit = np.interp(render_cell(6), [20, 225], [100, 180]).astype(np.uint8)
+    crops = [
+        render_cell(8, size=48),
+        dark_edges,
+        render_cell(0, size=48),
+        in_shadow(lit, 0.3, 37, 8.0),
+        pressed_against_the_line(2),
+        cv2.cvtColor(render_cell(3), cv2.COLOR_GRAY2BGR),
+        render_cell(1, size=30),
+        np.zeros((48, 48), np.uint8),
+        np.random.default_rng(0).integers(120, 230, (48, 48)).astype(np.uint8),
+    ]
+    alone = [find_ink(crop) for crop in crops]
+    assert all(alone[i].mask is not None for i in (0, 3, 4, 5, 6))  # the digits
+    for order in (range(len(crops)), range(len(crops) - 1, -1, -1)):
+        together = find_inks([crops[i] for i in order])
+        for i, found in zip(order, together, strict=True):
+            np.testing.assert_array_equal(found.ink, alone[i].ink)
+            assert found.level == alone[i].level
+            if alone[i].mask is None:
+                assert found.mask is None
+            else:
+                np.testing.assert_array_equal(found.mask, alone[i].mask)
+
+
+def test_the_paper_found_side_by_side_is_opencvs_for_each_crop_alone() -> None:
+    """The ink (`_ink`: a blur, then a closing with the crop's border replicated, filtered with
+    the grid's other crops side by side) is what OpenCV gives each crop alone, up to its edges."""
+    from sudoku_lens.read.digits import _BG_KERNEL, _ink
+
+    rng = np.random.default_rng(0)
+    crops = np.stack([rng.integers(120, 230, (48, 48)).astype(np.uint8) for _ in range(3)])
+    crops[1, :, :5] = 0
+    for crop, ink in zip(crops, _ink(crops), strict=True):
+        gray = cv2.GaussianBlur(crop, (3, 3), 0.6)
+        paper = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, _BG_KERNEL, borderType=cv2.BORDER_REPLICATE)
+        np.testing.assert_array_equal(ink, cv2.subtract(paper, gray))
 
 
 def test_prepare_cell_turns_with_the_crop() -> None:

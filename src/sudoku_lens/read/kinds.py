@@ -30,7 +30,7 @@ from sudoku_lens.read.digits import (
     CellInk,
     DigitClassifier,
     draw_found,
-    find_ink,
+    find_inks,
     orient_prepared,
     prepare_found,
     rotate_grid,
@@ -250,7 +250,7 @@ def read_cells(location: GridLocation, classifier: DigitClassifier | None = None
     digit model (`classifier`, the shipped one by default), read the faint marks too, and measure
     the kinds features."""
     clf = classifier or DigitClassifier.default()
-    found = [find_ink(crop) for crop in location.cells]
+    found = find_inks(location.cells)
     images = prepare_found(found, location.ink_colour)
     turns, probabilities, pen = orient_prepared(images, clf)
     probabilities = np.ascontiguousarray(probabilities, dtype=np.float32)
