@@ -6,6 +6,7 @@ import csv
 import os
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -63,6 +64,33 @@ def test_features_are_measured_upright() -> None:
     filled = upright.filled.kinds != EMPTY
     # same cells, photographed differently: close, not equal
     assert np.median(np.abs(first.features - second.features)[filled]) < 0.02
+
+
+def test_marks_are_counted_per_cell_when_they_touch_the_neighbours() -> None:
+    """The cells' marks are counted together, side by side in one image: a mark against a
+    cell's right border and one against the next cell's left border stay two marks, one each,
+    and a 2-pixel speck is no mark."""
+    from sudoku_lens.read.kinds import _marks
+
+    masks = np.zeros((3, 32, 32), bool)
+    masks[0, 10:20, 28:] = True
+    masks[1, 12:18, :3] = True
+    masks[1, 0, 20:22] = True
+    masks[2, 5:8, 5:30] = masks[2, 20, 20:23] = True
+    counts, largest = _marks(masks)
+    np.testing.assert_array_equal(counts, [1, 1, 2])
+    np.testing.assert_array_equal(largest, [10, 6, 25])
+
+
+def test_the_marks_spread_is_that_of_opencvs_moments() -> None:
+    from sudoku_lens.read.kinds import _spread
+
+    rng = np.random.default_rng(1)
+    masks = rng.random((20, 32, 32)) < rng.random((20, 1, 1)) * 0.3
+    masks[0] = False
+    for mask, spread in zip(masks, _spread(masks), strict=True):
+        moments = cv2.moments(mask.view(np.uint8), binaryImage=True)
+        assert spread == moments["mu20"] + moments["mu02"]
 
 
 def test_the_digit_model_sees_handwriting_in_the_shape_of_pen_digits() -> None:

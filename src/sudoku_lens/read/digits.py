@@ -105,9 +105,9 @@ _PAPER_LINES = tuple(_paper_line(degrees) for degrees in (22.5, 45, 67.5, 112.5,
 (`_lifted_shadow`); the square's own closing does for an edge along the rows or columns."""
 
 
-def _side_by_side(crops: np.ndarray, pad: int = 0, mode: str = "constant") -> np.ndarray:
-    """An (N, WORK, WORK) stack of crops laid side by side in one image, each padded by `pad`
-    pixels on every side (`np.pad`'s `mode`): (WORK + 2 pad) x N (WORK + 2 pad).
+def side_by_side(crops: np.ndarray, pad: int = 0, mode: str = "constant") -> np.ndarray:
+    """An (N, S, S) stack of crops laid side by side in one image, each padded by `pad` pixels
+    on every side (`np.pad`'s `mode`, zeros by default): (S + 2 pad) x N (S + 2 pad).
 
     OpenCV filters one wide image many times faster than the same pixels as 81 small crops (its
     cost is mostly per row), and the result is the same pixel for pixel where each crop's padding
@@ -119,10 +119,10 @@ def _side_by_side(crops: np.ndarray, pad: int = 0, mode: str = "constant") -> np
     return np.ascontiguousarray(crops.transpose(1, 0, 2)).reshape(side, -1)
 
 
-def _apart(wide: np.ndarray, pad: int = 0) -> np.ndarray:
-    """The (N, WORK, WORK) stack of crops laid side by side in `wide` (`_side_by_side`), their
-    padding cut off."""
-    side = WORK + 2 * pad
+def apart(wide: np.ndarray, pad: int = 0) -> np.ndarray:
+    """The (N, S, S) stack of crops laid side by side in `wide` (`side_by_side`), their padding
+    cut off."""
+    side = wide.shape[0]
     crops = wide.reshape(side, -1, side).transpose(1, 0, 2)
     return np.ascontiguousarray(crops[:, pad : side - pad, pad : side - pad])
 
@@ -154,13 +154,13 @@ def _ink(gray: np.ndarray) -> np.ndarray:
     coloured cells, the edge of a shadow and light that varies smoothly across the cell, so all
     of those drop out. Where the paper in the middle of a crop is much darker in part than
     elsewhere, the edge of a shadow crosses the digit, and its ink is measured as if the shadow
-    were lifted (`_lifted_shadow`). The crops are filtered side by side (`_side_by_side`).
+    were lifted (`_lifted_shadow`). The crops are filtered side by side (`side_by_side`).
     """
-    blurred = cv2.GaussianBlur(_side_by_side(gray, 1, "reflect"), (3, 3), 0.6)
-    g = _apart(blurred, 1)
+    blurred = cv2.GaussianBlur(side_by_side(gray, 1, "reflect"), (3, 3), 0.6)
+    g = apart(blurred, 1)
     reach = _PAPER_REACH
-    dilated = _apart(cv2.dilate(_side_by_side(g, reach, "edge"), _BG_KERNEL), reach)
-    paper = _apart(cv2.erode(_side_by_side(dilated, reach, "edge"), _BG_KERNEL), reach)
+    dilated = apart(cv2.dilate(side_by_side(g, reach, "edge"), _BG_KERNEL), reach)
+    paper = apart(cv2.erode(side_by_side(dilated, reach, "edge"), _BG_KERNEL), reach)
     middle = paper[:, _MIDDLE, _MIDDLE]
     darkest, light = middle.min(axis=(1, 2)), middle.max(axis=(1, 2))
     ink = cv2.subtract(paper.reshape(-1, WORK), g.reshape(-1, WORK)).reshape(paper.shape)
@@ -198,10 +198,10 @@ def _line_runs(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     crosses the whole crop, into the neighbouring cells' margins, while the long stroke of a 1
     or a 7 written close to the cell's side stays inside the cell. The rows' runs are opened as
     the columns' of the crops turned over their diagonal, so that both openings run along the
-    columns of crops laid side by side (`_side_by_side`).
+    columns of crops laid side by side (`side_by_side`).
     """
     down, across = (
-        _apart(cv2.morphologyEx(_side_by_side(crops), cv2.MORPH_OPEN, _V_LINE))
+        apart(cv2.morphologyEx(side_by_side(crops), cv2.MORPH_OPEN, _V_LINE))
         for crops in (ink, ink.transpose(0, 2, 1))
     )
     vertical = _reaching_ends(down * _BAND.T, 0)
@@ -214,7 +214,7 @@ def _without_lines(ink: np.ndarray, runs: tuple[np.ndarray, np.ndarray]) -> np.n
     wider than found: their blurred edges and the steps of a line a little aslant go with them.
     Removing the lines before the digit's contrast is measured keeps a dark line remnant from
     setting a threshold that a faint digit beside it cannot reach."""
-    wide = _apart(cv2.dilate(_side_by_side(np.maximum(*runs), 1), _CROSS), 1)
+    wide = apart(cv2.dilate(side_by_side(np.maximum(*runs), 1), _CROSS), 1)
     return cv2.subtract(ink.reshape(-1, WORK), wide.reshape(-1, WORK)).reshape(ink.shape)
 
 

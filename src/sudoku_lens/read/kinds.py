@@ -34,6 +34,7 @@ from sudoku_lens.read.digits import (
     orient_prepared,
     prepare_found,
     rotate_grid,
+    side_by_side,
 )
 from sudoku_lens.read.grid import GridLocation
 
@@ -127,61 +128,123 @@ FEATURES = len(CELL_FEATURES) + len(CONTEXT_FEATURES) * len(CONTEXT_QUANTILES) +
 share of the grid's cells holding a digit."""
 
 _CONTEXT_INDEX = [CELL_FEATURES.index(name) for name in CONTEXT_FEATURES]
-_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 _SQUARE = np.ones((3, 3), np.uint8)
 
 
-def _cell_features(found: CellInk, kept: bool, colour: np.ndarray, odd_turns: bool) -> np.ndarray:
-    """The CELL_FEATURES of one cell but the digit model's (left 0), from its ink (`find_ink`),
-    whether its digit was kept, its ink colour and whether the upright frame swaps x and y."""
-    out = np.zeros(len(CELL_FEATURES), np.float32)
-    colour = np.asarray(colour, np.float32)
-    out[17:20] = colour
-    out[20] = float(colour.max() - colour.min()) if colour.any() else 0.0
-    ink = found.ink[_INNER, _INNER]
-    marks = (ink > _FAINT).view(np.uint8)
-    inner = marks.size
-    count = cv2.countNonZero(marks)
-    if count == 0 and found.mask is None:
-        return out
-    stray = marks
-    if found.mask is not None:
-        m8 = found.mask.view(np.uint8)
-        x, y, width, height = cv2.boundingRect(m8)
-        off_x = abs(x + (width - 1) / 2.0 - (WORK - 1) / 2.0)
-        off_y = abs(y + (height - 1) / 2.0 - (WORK - 1) / 2.0)
+def _cell_features(
+    found: Sequence[CellInk], kept: np.ndarray, colours: np.ndarray, odd_turns: bool
+) -> np.ndarray:
+    """(N, CELL_FEATURES) float32 of N cells but the digit model's features (left 0), from their
+    ink (`find_ink`), whether each one's digit was kept, their ink colours (N, 3) and whether the
+    upright frame swaps x and y. Measured on all the cells at once: the same numbers as one by
+    one (a grid's 81 cells in a fifth of the time)."""
+    n = len(found)
+    out = np.zeros((n, len(CELL_FEATURES)), np.float32)
+    colours = np.asarray(colours, np.float32).reshape(n, 3)
+    out[:, 17:20] = colours
+    out[:, 20] = colours.max(axis=1) - colours.min(axis=1)
+    inks = np.stack([f.ink for f in found])
+    ink = inks[:, _INNER, _INNER]
+    marks = ink > _FAINT
+    count = np.count_nonzero(marks, axis=(1, 2))
+    inner = marks[0].size
+    stray = marks.copy()
+    digits = np.flatnonzero([f.mask is not None for f in found])
+    if len(digits):
+        masks = np.stack([found[i].mask for i in digits])
+        level = np.array([found[i].level for i in digits])
+        rows, cols = masks.any(axis=2), masks.any(axis=1)
+        y, x = rows.argmax(axis=1), cols.argmax(axis=1)
+        height = WORK - rows[:, ::-1].argmax(axis=1) - y
+        width = WORK - cols[:, ::-1].argmax(axis=1) - x
+        off_x = np.abs(x + (width - 1) / 2.0 - (WORK - 1) / 2.0)
+        off_y = np.abs(y + (height - 1) / 2.0 - (WORK - 1) / 2.0)
         if odd_turns:
             height, width, off_x, off_y = width, height, off_y, off_x
-        area = float(cv2.countNonZero(m8))
-        edge = area - cv2.countNonZero(cv2.erode(m8, _CROSS))
-        out[:10] = (
-            1.0,
-            float(kept),
-            found.level / 255.0,
-            height / WORK,
-            width / WORK,
-            area / WORK**2,
-            area / max(edge, 1.0) / 4.0,
-            off_x / WORK,
-            off_y / WORK,
-            cv2.mean(found.ink, m8)[0] / max(found.level, 1.0),
+        area = np.count_nonzero(masks, axis=(1, 2))
+        edge = area - np.count_nonzero(_eroded(masks), axis=(1, 2))
+        ink_mean = np.where(masks, inks[digits], 0).sum(axis=(1, 2)) * (1.0 / area)
+        out[digits, :10] = np.stack(
+            [
+                np.ones(len(digits)),
+                np.asarray(kept, bool)[digits],
+                level / 255.0,
+                height / WORK,
+                width / WORK,
+                area / WORK**2,
+                area / np.maximum(edge, 1.0) / 4.0,
+                off_x / WORK,
+                off_y / WORK,
+                ink_mean / np.maximum(level, 1.0),
+            ],
+            axis=1,
         )
-        near = cv2.dilate(np.ascontiguousarray(m8[_INNER, _INNER]), _CROSS, iterations=2)
-        stray = cv2.subtract(marks, near)
-    _, _, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
-    big = stats[1:, 4] >= _SPECK
-    out[11] = min(int(big.sum()), 10) / 10.0
-    out[16] = float(stats[1:, 2:4][big].max()) / WORK if big.any() else 0.0
-    stray_count = cv2.countNonZero(stray)
-    out[10] = stray_count / inner
-    if stray_count:
-        stray_stats = cv2.connectedComponentsWithStats(stray, connectivity=8)[2]
-        out[12] = min(int(np.sum(stray_stats[1:, 4] >= _SPECK)), 10) / 10.0
-        out[15] = cv2.minMaxLoc(ink, stray)[1] / 255.0
-    moments = cv2.moments(marks, binaryImage=True)
-    out[13] = float(np.sqrt(max(moments["mu20"] + moments["mu02"], 0.0) / max(count, 1))) / WORK
-    out[14] = count / inner
+        stray[digits] &= ~_grown(_grown(masks[:, _INNER, _INNER]))
+    marks_count, largest = _marks(marks)
+    out[:, 11] = np.minimum(marks_count, 10) / 10.0
+    out[:, 16] = largest / WORK
+    stray_count = np.count_nonzero(stray, axis=(1, 2))
+    out[:, 10] = stray_count / inner
+    out[:, 12] = np.minimum(_marks(stray)[0], 10) / 10.0
+    out[:, 15] = np.where(stray, ink, 0).max(axis=(1, 2)) / 255.0
+    out[:, 13] = np.sqrt(np.maximum(_spread(marks), 0.0) / np.maximum(count, 1)) / WORK
+    out[:, 14] = count / inner
     return out
+
+
+def _eroded(masks: np.ndarray) -> np.ndarray:
+    """A stack of bool masks eroded by a 3 x 3 cross, what lies beyond each mask's border
+    counting as set (as `cv2.erode` takes it)."""
+    padded = np.pad(masks, ((0, 0), (1, 1), (1, 1)), constant_values=True)
+    return (
+        masks
+        & padded[:, :-2, 1:-1]
+        & padded[:, 2:, 1:-1]
+        & padded[:, 1:-1, :-2]
+        & padded[:, 1:-1, 2:]
+    )
+
+
+def _grown(masks: np.ndarray) -> np.ndarray:
+    """A stack of bool masks dilated by a 3 x 3 cross (as `cv2.dilate`: nothing beyond the
+    border)."""
+    out = masks.copy()
+    out[:, 1:] |= masks[:, :-1]
+    out[:, :-1] |= masks[:, 1:]
+    out[:, :, 1:] |= masks[:, :, :-1]
+    out[:, :, :-1] |= masks[:, :, 1:]
+    return out
+
+
+def _marks(masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Of each of a stack of bool masks, the number of its marks (8-connected components) of at
+    least _SPECK pixels and the longest side of their boxes (0 without): the masks' components
+    are found side by side in one image (`side_by_side`), a column of zeros between them. Every
+    labelling algorithm finds the same components; BBDT's count and boxes take a third of the
+    time of OpenCV's default one's on such an image."""
+    side = masks.shape[1] + 2
+    wide = side_by_side(masks.view(np.uint8), 1)
+    _, _, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+        wide, 8, cv2.CV_32S, cv2.CCL_BBDT
+    )
+    big = stats[1:][stats[1:, 4] >= _SPECK]
+    cell = big[:, 0] // side
+    largest = np.zeros(len(masks), np.int64)
+    np.maximum.at(largest, cell, big[:, 2:4].max(axis=1))
+    return np.bincount(cell, minlength=len(masks)), largest
+
+
+def _spread(masks: np.ndarray) -> np.ndarray:
+    """mu20 + mu02 of each of a stack of bool masks: its second central moments, computed as
+    `cv2.moments` computes them (0 for an empty mask)."""
+    along = np.arange(masks.shape[1], dtype=np.int64)
+    columns = masks.sum(axis=1, dtype=np.int64)
+    rows = masks.sum(axis=2, dtype=np.int64)
+    m00 = columns.sum(axis=1).astype(np.float64)
+    m10, m20 = (columns @ along).astype(np.float64), (columns @ along**2).astype(np.float64)
+    m01, m02 = (rows @ along).astype(np.float64), (rows @ along**2).astype(np.float64)
+    inv = np.divide(1.0, m00, out=np.zeros_like(m00), where=m00 > 0)
+    return (m20 - m10 * (m10 * inv)) + (m02 - m01 * (m01 * inv))
 
 
 def kind_features(
@@ -206,9 +269,7 @@ def kind_features(
     kept = np.asarray(kept, bool).reshape(81)
     colours = np.asarray(ink_colour, np.float32).reshape(81, 3)
     odd = turns % 2 == 1
-    own = np.stack(
-        [_cell_features(f, bool(k), c, odd) for f, k, c in zip(found, kept, colours, strict=True)]
-    )
+    own = _cell_features(found, kept, colours, odd)
     upright = rotate_grid(own.reshape(9, 9, -1), turns).reshape(81, -1)
     probs = np.asarray(probabilities, np.float32).reshape(81, 10)
     ranked = np.sort(probs[:, 1:], axis=1)
