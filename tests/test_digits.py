@@ -300,6 +300,27 @@ def test_find_inks_reads_each_crop_as_it_reads_it_alone() -> None:
                 np.testing.assert_array_equal(found.mask, alone[i].mask)
 
 
+def test_crops_labelled_side_by_side_are_numbered_as_alone() -> None:
+    """The digit's pieces of a grid's crops are labelled in one image: each crop's components,
+    their boxes and areas are those OpenCV finds in it alone, numbered in the same order (the
+    largest piece is the first of equals)."""
+    from sudoku_lens.read.digits import WORK, _labelled
+
+    rng = np.random.default_rng(2)
+    masks = rng.random((6, WORK, WORK)) < rng.uniform(0.2, 0.6, (6, 1, 1))
+    count, labels, stats = _labelled(masks, stats=True)
+    for i, mask in enumerate(masks):
+        alone, alone_labels, alone_stats, _ = cv2.connectedComponentsWithStats(
+            mask.view(np.uint8), connectivity=8
+        )
+        mine = np.flatnonzero(stats[:, 5] == i) + 1
+        assert len(mine) == alone - 1
+        numbered = np.zeros(count, np.int32)
+        numbered[mine] = np.arange(1, alone)
+        np.testing.assert_array_equal(numbered[labels[i]], alone_labels)
+        np.testing.assert_array_equal(stats[mine - 1, :5], alone_stats[1:])
+
+
 def test_the_paper_found_side_by_side_is_opencvs_for_each_crop_alone() -> None:
     """The ink (`_ink`: a blur, then a closing with the crop's border replicated, filtered with
     the grid's other crops side by side) is what OpenCV gives each crop alone, up to its edges."""

@@ -29,6 +29,7 @@ from sudoku_lens.read.digits import (
     WORK,
     CellInk,
     DigitClassifier,
+    boxes,
     draw_found,
     find_inks,
     orient_prepared,
@@ -137,7 +138,7 @@ def _cell_features(
     """(N, CELL_FEATURES) float32 of N cells but the digit model's features (left 0), from their
     ink (`find_ink`), whether each one's digit was kept, their ink colours (N, 3) and whether the
     upright frame swaps x and y. Measured on all the cells at once: the same numbers as one by
-    one (a grid's 81 cells in a fifth of the time)."""
+    one, in half the time for a grid's 81 cells."""
     n = len(found)
     out = np.zeros((n, len(CELL_FEATURES)), np.float32)
     colours = np.asarray(colours, np.float32).reshape(n, 3)
@@ -153,10 +154,7 @@ def _cell_features(
     if len(digits):
         masks = np.stack([found[i].mask for i in digits])
         level = np.array([found[i].level for i in digits])
-        rows, cols = masks.any(axis=2), masks.any(axis=1)
-        y, x = rows.argmax(axis=1), cols.argmax(axis=1)
-        height = WORK - rows[:, ::-1].argmax(axis=1) - y
-        width = WORK - cols[:, ::-1].argmax(axis=1) - x
+        x, y, width, height = boxes(masks)
         off_x = np.abs(x + (width - 1) / 2.0 - (WORK - 1) / 2.0)
         off_y = np.abs(y + (height - 1) / 2.0 - (WORK - 1) / 2.0)
         if odd_turns:
