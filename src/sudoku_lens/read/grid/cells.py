@@ -232,7 +232,7 @@ def _ink_colour(warped_bgr: np.ndarray) -> np.ndarray:
     loss = cv2.subtract(paper, warped_bgr)
     cells = _cell_middles(loss).astype(np.float32)
     cells /= np.maximum(_cell_middles(paper), 1).astype(np.float32)
-    dark = cells.max(axis=2)
+    dark = np.maximum(np.maximum(cells[..., 0], cells[..., 1]), cells[..., 2])
     peak = dark.max(axis=1, keepdims=True)
     darkest = (dark >= 0.6 * peak).astype(np.float32)
     total = np.einsum("np,npc->nc", darkest, cells)
