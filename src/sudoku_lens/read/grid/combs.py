@@ -141,16 +141,20 @@ def _comb(
     np.fmax(peak[:-1], profile[1:], out=peak[:-1])
     a, b = profile[before], profile[after]
     strength = peak[index] - 0.5 * (np.fmax(a, b) + np.fmin(a, b))
-    missing = np.isnan(strength)
-    lost = missing.sum(axis=1)
-    if lost.any():
-        seen = ~missing
-        guess = 0.5 * np.where(seen, strength, 0).sum(axis=1) / np.maximum(seen.sum(axis=1), 1)
-        strength = np.where(missing, guess[:, None], strength)
-    contrast = np.partition(strength, 3, axis=1)[:, :3].mean(axis=1)
+    lost = None
+    if np.isnan(profile).any():  # only then can lines be missing: sums over rows of ten are slow
+        missing = np.isnan(strength)
+        lost = missing.sum(axis=1)
+        if lost.any():
+            seen = ~missing
+            guess = 0.5 * np.where(seen, strength, 0).sum(axis=1) / np.maximum(seen.sum(axis=1), 1)
+            strength = np.where(missing, guess[:, None], strength)
+    weakest = np.partition(strength, 3, axis=1)
+    contrast = (weakest[:, 0] + weakest[:, 1] + weakest[:, 2]) / 3  # their mean, summed in turn
     band = np.convolve(np.nan_to_num(profile), np.ones(5) / 5, mode="same")
-    boxes = np.minimum(band[index] @ _BOX_WEIGHTS, strength[:, [3, 6]].min(axis=1))
+    boxes = np.minimum(band[index] @ _BOX_WEIGHTS, np.minimum(strength[:, 3], strength[:, 6]))
     value = contrast + 0.5 * boxes - 0.05 * moved
-    value[lost > 2] = -1.0
+    if lost is not None:
+        value[lost > 2] = -1.0
     k = int(value.argmax())
     return float(starts[k]), float(pitches[k]), float(contrast[k]), float(boxes[k])
