@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import settings
@@ -98,3 +99,25 @@ def truth_reading(sample: SyntheticFilledPhoto, reading: Reading | None = None) 
     return dataclasses.replace(
         reading, grid=grid.astype(np.uint8), probabilities=probabilities
     ).with_kinds(filled.kinds)
+
+
+def pen_digit(image: np.ndarray, corners: np.ndarray, r: int, c: int, height: float) -> int:
+    """The digit drawn in the page's pen blue into cell (r, c) of a picture of the upright grid
+    with `corners` (0: none), found by matching the blue ink of the cell, upright, against the
+    pen sprites (`entry_sprite`, `height` of a cell tall), each moved up to a tenth of a cell
+    each way; the red and orange marks, the print and the grey pencil are no pen blue."""
+    cell, slack = 60, 6
+    square = np.float32([[0, 0], [9, 0], [9, 9], [0, 9]]) * cell - 0.5 + slack
+    to_grid = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), square)
+    side = 9 * cell + 2 * slack
+    upright = cv2.warpPerspective(image, to_grid, (side, side), flags=cv2.INTER_AREA)
+    patch = upright[r * cell : (r + 1) * cell + 2 * slack, c * cell : (c + 1) * cell + 2 * slack]
+    b, g, red = (patch[..., k].astype(int) for k in range(3))
+    ink = ((b - red > 60) & (b - g > 30)).astype(np.float32)
+    if ink.sum() < 20:
+        return 0
+    from sudoku_lens.draw import entry_sprite
+
+    templates = [entry_sprite(d, cell, height)[1].astype(np.float32) for d in range(1, 10)]
+    scores = [cv2.matchTemplate(ink, t, cv2.TM_CCOEFF_NORMED).max() for t in templates]
+    return 1 + int(np.argmax(scores))

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import truth_reading
+from conftest import pen_digit, truth_reading
 from sudoku_lens import pipeline
 from sudoku_lens.pipeline import (
     DIGIT_CHANGES,
@@ -709,3 +709,57 @@ def test_a_photo_hint_rings_the_wrong_entries_without_giving_their_digit_away(
     named = ", ".join(f"r{cell // 9 + 1}c{cell % 9 + 1}" for cell in found.wrong_entries)
     assert captions == [f"{found.step.explanation} Wrong entries, ringed in red: {named}."]
     assert "marked in the picture" in capsys.readouterr().err
+
+
+def ink_beside(
+    image: np.ndarray, plain: np.ndarray, under: np.ndarray, reading: Reading, r: int, c: int
+) -> int:
+    """Pixels of dark ink (40 grey levels under the paper or more) in `image` inside cell (r, c),
+    clear of its lines, beside the digit drawn there: where `plain`, the picture drawn as if the
+    cell held no notes, is still `under`, the picture without that digit."""
+    box = cell_box(reading, r, c, 0.36)
+    paper = np.median(under[box].astype(int).mean(axis=2))
+    beside = np.all(plain[box] == under[box], axis=2)
+    return int(((paper - image[box].astype(int).mean(axis=2) > 40) & beside).sum())
+
+
+def without_notes(reading: Reading) -> Reading:
+    """`reading` with its cells of pencil notes read as empty."""
+    return dataclasses.replace(
+        reading, kinds=np.where(reading.kinds == NOTES, EMPTY, reading.kinds)
+    )
+
+
+@pytest.mark.parametrize("check_only", [False, True])
+def test_entries_typed_where_the_photo_has_no_digit_are_drawn_in_pen_and_ringed_when_wrong(
+    sample: SyntheticFilledPhoto, reading: Reading, check_only: bool
+) -> None:
+    """A digit typed into a blank cell is drawn into the picture in pen, so the red ring of a
+    wrong one rings a digit, not blank paper; one typed over pencil notes stands on a patch
+    of paper; the photo's own handwriting stays as the photo shows it."""
+    solution = sample.photo.solution
+    blank = [tuple(int(v) for v in rc) for rc in np.argwhere(reading.kinds == EMPTY)]
+    notes = [tuple(int(v) for v in rc) for rc in np.argwhere(reading.kinds == NOTES)]
+    (wr, wc), (rr, rc), (nr, nc) = blank[0], blank[1], notes[0]
+    entries = answer_reading(reading).entries.copy()
+    typo = int(solution[wr, wc]) % 9 + 1
+    entries[wr, wc], entries[rr, rc] = typo, solution[rr, rc]
+    entries[nr, nc] = solution[nr, nc]
+    answer = answer_reading(reading, entries=entries)
+    assert CheckedEntry((wr, wc), typo, int(solution[wr, wc])) in answer.wrong_entries
+    image = draw_answer(reading, answer, check_only=check_only)
+
+    height = answer.digit_height
+    assert pen_digit(image, reading.corners, wr, wc, height) == typo
+    assert pen_digit(image, reading.corners, rr, rc, height) == solution[rr, rc]
+    assert pen_digit(image, reading.corners, nr, nc, height) == solution[nr, nc]
+    ring = cell_box(reading, wr, wc, 0.5)
+    assert red_pixels(image[ring]) > red_pixels(reading.image[ring]) + 50
+    plain = draw_answer(without_notes(reading), answer, check_only=check_only)
+    notes_before = ink_beside(reading.image, plain, reading.image, reading, nr, nc)
+    assert notes_before > 30
+    assert ink_beside(image, plain, reading.image, reading, nr, nc) < 0.1 * notes_before
+    for r, c in np.argwhere(reading.kinds == HANDWRITTEN):
+        if (int(r), int(c)) not in {entry.cell for entry in answer.wrong_entries}:
+            box = cell_box(reading, r, c, 0.3)
+            np.testing.assert_array_equal(image[box], reading.image[box], err_msg=str((r, c)))

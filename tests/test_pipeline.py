@@ -281,8 +281,8 @@ def test_pencil_notes_under_an_answer_are_covered_and_every_other_cell_drawn_as_
     assert result.status is Status.SOLVED and covered.sum() >= 8
     # The same answer drawn as if no cell held notes: every cell but those of notes is the same.
     answer = answer_reading(reading)
-    no_notes = np.where(answer.kinds == NOTES, EMPTY, answer.kinds)
-    plain = draw_answer(reading, dataclasses.replace(answer, kinds=no_notes))
+    no_notes = np.where(reading.kinds == NOTES, EMPTY, reading.kinds)
+    plain = draw_answer(dataclasses.replace(reading, kinds=no_notes), answer)
     side = 9 * 60
     square = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
     homography = cv2.getPerspectiveTransform(reading.corners.astype(np.float32), square)

@@ -269,6 +269,46 @@ def test_a_digit_typed_into_an_empty_cell_is_an_entry_and_g_makes_it_a_given(pag
     assert f"your entry {puzzle[given_at]}" in label
 
 
+def shown_picture(page) -> np.ndarray:
+    """The picture the page shows beside the grid, decoded (BGR)."""
+    src = page.get_attribute("#answer-image", "src")
+    assert src.startswith("data:image/jpeg;base64,")
+    data = np.frombuffer(base64.b64decode(src.split(",", 1)[1]), np.uint8)
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+def test_digits_typed_into_blank_cells_are_drawn_into_the_picture(page, photo):
+    """A digit typed where the photo has none is drawn into the picture in pen, in solve and
+    check-only modes alike: a wrong one stands inside its red ring (the ring went round blank
+    paper), a right one is shown too (the cell stayed blank)."""
+    from conftest import pen_digit
+    from sudoku_lens.pipeline import answer_reading
+    from sudoku_lens.read.reader import read_photo
+
+    shot, path = photo
+    upload(page, path)
+    puzzle, solution = format_line(shot.puzzle), format_line(shot.solution)
+    blank = [i for i, d in enumerate(puzzle) if d == "0"]
+    wrong, right = blank[0], blank[-1]
+    typed = {wrong: str(int(solution[wrong]) % 9 + 1), right: solution[right]}
+    for index, digit in typed.items():
+        page.locator("#grid input").nth(index).click()
+        page.keyboard.press(digit)
+    caption = page.locator("#answer-caption")
+    expect(caption).to_contain_text("Solved in")
+    expect(page.locator("#message")).to_contain_text("1 of your entries is wrong")
+    reading = read_photo(path)  # as the server reads it: where it draws, and how tall
+    height = answer_reading(reading).digit_height
+    for check_only in (False, True):
+        if check_only:
+            page.check("#check-only")
+            expect(caption).to_contain_text("Checked in")
+        picture = shown_picture(page)
+        shown = {i: pen_digit(picture, reading.corners, i // 9, i % 9, height) for i in typed}
+        assert shown == {i: int(d) for i, d in typed.items()}, f"check only: {check_only}"
+    page.screenshot(path=str(SHOTS / "sudoku-lens-web-typed-entries.png"), full_page=True)
+
+
 def test_after_an_edit_the_picture_and_caption_follow_the_grid(page, photo):
     shot, path = photo
     upload(page, path)

@@ -345,7 +345,8 @@ def solve_photo(
     changed are reported in `corrected_cells`, the wrong and unsure entries in `wrong_entries`
     and `unsure_entries`. The picture gets the missing digits (in empty cells and cells of
     pencil notes) and a red mark on each wrong entry, or with `check_only` the marks alone, for
-    those who want to keep solving. `trace` records what the grid search considered, for
+    those who want to keep solving; entries of `entries` in cells where the photo shows no digit
+    are drawn in, in pen (`draw_answer`). `trace` records what the grid search considered, for
     `sudoku_lens.debug`. Raises ImageError for input that is not a usable image and
     GridNotFoundError when no grid is found.
     """
@@ -382,15 +383,18 @@ def solve_photo(
 
 def draw_answer(reading: Reading, answer: Answer, *, check_only: bool = False) -> np.ndarray:
     """The photo with `answer` drawn in: the solution's digits in the cells nobody wrote in
-    (none with `check_only`), the marks of the wrong entries (a red ring, the right digit small;
-    the ring alone with `check_only`, which must not give answers away) and of the unsure ones
-    (an orange ring and a question mark); the grid outlined when there is no unique solution.
-    Cells holding print or handwriting are left untouched unless marked; pencil notes under an
-    answer digit are covered by a soft patch of their paper (`cover_cells`)."""
+    (none with `check_only`), the person's entries in the cells where the photo shows no digit
+    (typed in, or placed by earlier hints: drawn in pen, `entry_sprite`, so that a mark on one
+    rings a digit), the marks of the wrong entries (a red ring, the right digit small; the ring
+    alone with `check_only`, which must not give answers away) and of the unsure ones (an orange
+    ring and a question mark); the grid outlined when there is no unique solution. Cells holding
+    print or handwriting are left untouched unless marked; pencil notes under a digit drawn are
+    covered by a soft patch of their paper (`cover_cells`)."""
     if answer.solution is None:
         return draw_outline(reading.image, reading.corners)
     written = answer.written | (reading.kinds == HANDWRITTEN)
     keep = np.ones((9, 9), np.uint8) if check_only else written.astype(np.uint8)
+    typed = np.where(reading.grid == 0, answer.entries, 0)
     return draw_solution(
         reading.image,
         reading.corners,
@@ -401,7 +405,8 @@ def draw_answer(reading: Reading, answer: Answer, *, check_only: bool = False) -
             (*entry.cell, 0 if check_only else entry.expected) for entry in answer.wrong_entries
         ),
         unsure=tuple(entry.cell for entry in answer.unsure_entries),
-        notes=tuple(zip(*np.nonzero(answer.kinds == NOTES), strict=True)),
+        notes=tuple(zip(*np.nonzero(reading.kinds == NOTES), strict=True)),
+        entries=tuple((int(r), int(c), int(typed[r, c])) for r, c in np.argwhere(typed > 0)),
     )
 
 

@@ -1,14 +1,17 @@
-"""Draw a solved Sudoku's missing digits, and marks on wrong and unsure entries, into the photo
-(over a patch of paper where the cell holds pencil notes)."""
+"""Draw a solved Sudoku's missing digits, the person's entries the photo does not show, and marks
+on wrong and unsure entries, into the photo (over a patch of paper where the cell holds pencil
+notes)."""
 
 from sudoku_lens.draw.overlay import (
     DEFAULT_COLOR,
     DEFAULT_DIGIT_HEIGHT,
+    ENTRY_COLOR,
     UNSURE_COLOR,
     WRONG_COLOR,
     composite,
     digit_sprite,
     draw_solution,
+    entry_sprite,
     overlay_size,
     render_overlay,
     unsure_sprite,
@@ -23,6 +26,8 @@ __all__ = [
     "cover_cells",
     "digit_sprite",
     "draw_solution",
+    "ENTRY_COLOR",
+    "entry_sprite",
     "overlay_size",
     "render_overlay",
     "UNSURE_COLOR",

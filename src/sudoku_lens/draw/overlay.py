@@ -1,8 +1,10 @@
 """Draw the answer into the photo: digits rendered upright, then warped onto the page.
 
 Wrong entries of the person's own get a red ring around their digit, with the right digit small
-in the cell's top-right corner; every other cell the person wrote in is left untouched. A cell
-of pencil notes that gets a digit is first covered by a patch of its paper (`draw.paper`).
+in the cell's top-right corner; every other cell the person wrote in is left untouched. Entries
+the photo does not show (typed in, or placed by earlier hints) are drawn in the pen style of the
+web page's entries, a light italic in its pen blue, apart from the answer's bold upright digits.
+A cell of pencil notes that gets a digit is first covered by a patch of its paper (`draw.paper`).
 
 The digits are drawn into a square canvas that stands for the rectified grid (one sprite per
 digit, rendered once four times larger and reduced, then cached), and the canvas is warped into
@@ -31,12 +33,18 @@ WRONG_COLOR: tuple[int, int, int] = (30, 30, 215)
 UNSURE_COLOR: tuple[int, int, int] = (0, 130, 240)
 """Orange (BGR) of the marks on entries read too unclearly to check."""
 
+ENTRY_COLOR: tuple[int, int, int] = (216, 78, 29)
+"""The pen blue (BGR) of the web page's entries (#1d4ed8), for the person's own digits."""
+
 _SUPERSAMPLE = 4
 _RING_RADIUS, _RING_WIDTH = 0.37, 0.055
 """The ring around a marked entry: radius and stroke width, as fractions of the cell."""
 _SMALL_HEIGHT = 0.4
 """Height of the sign beside a marked entry (the right digit, or ?), as a fraction of the cell."""
 _FACE = cv2.FONT_HERSHEY_SIMPLEX
+_PEN_FACE = cv2.FONT_HERSHEY_SCRIPT_SIMPLEX
+"""An italic face: drawn light (thickness 1), it looks written with a pen, as the page's
+entries do."""
 _MIN_CELL, _MAX_CELL, _CELL_STEP = 12, 160, 4
 
 
@@ -53,27 +61,42 @@ def _edge_color(color: tuple[int, int, int]) -> tuple[int, int, int]:
     return blue, green, red
 
 
-@functools.lru_cache(maxsize=512)
 def digit_sprite(
     digit: int, cell: int, height: float, color: tuple[int, int, int]
 ) -> tuple[np.ndarray, np.ndarray]:
     """One cell (cell x cell) with `digit` centred: BGR uint8 and alpha uint8, cached.
 
-    The digit is `height` (fraction of the cell) tall, filled with `color` and ringed by a
+    The digit is `height` (fraction of the cell) tall, bold, filled with `color` and ringed by a
     slightly darker anti-aliased edge; outside the digit the colour is the edge colour, so
     interpolation while warping never brings in a foreign fringe.
     """
+    # OpenCV 5 draws its fonts at a weight set by the thickness: 2 is bold
+    return _glyph_sprite(str(digit), cell, height, color, _FACE, 2)
+
+
+def entry_sprite(
+    digit: int, cell: int, height: float, color: tuple[int, int, int] = ENTRY_COLOR
+) -> tuple[np.ndarray, np.ndarray]:
+    """One cell with the person's own `digit` as a pen writes it: a light italic, `height` tall,
+    in the page's pen blue (see `digit_sprite` for the rest), cached."""
+    return _glyph_sprite(str(digit), cell, height, color, _PEN_FACE, 1)
+
+
+@functools.lru_cache(maxsize=512)
+def _glyph_sprite(
+    text: str, cell: int, height: float, color: tuple[int, int, int], face: int, weight: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """A cell sprite of `text` in `face` at `weight` (OpenCV's thickness), centred, its "8"
+    `height` (fraction of the cell) tall."""
     big = cell * _SUPERSAMPLE
     target = height * big
-    (_, ref_h), _ = cv2.getTextSize("8", _FACE, 1.0, 1)
+    (_, ref_h), _ = cv2.getTextSize("8", face, 1.0, 1)
     scale = target / ref_h
     stroke = max(1, round(0.03 * target))
     fill = np.zeros((big, big), np.uint8)
-    text = str(digit)
-    bold = 2  # OpenCV 5 draws its fonts at a weight set by the thickness: 2 is bold
-    (w, h), _ = cv2.getTextSize(text, _FACE, scale, bold)
+    (w, h), _ = cv2.getTextSize(text, face, scale, weight)
     origin = ((big - w) // 2, (big + h) // 2)
-    cv2.putText(fill, text, origin, _FACE, scale, 255, bold, cv2.LINE_AA)
+    cv2.putText(fill, text, origin, face, scale, 255, weight, cv2.LINE_AA)
     ys, xs = np.nonzero(fill > 127)
     if len(xs):
         shift_x = big / 2 - (xs.min() + xs.max() + 1) / 2
@@ -151,14 +174,18 @@ def render_overlay(
     digit_height: float = DEFAULT_DIGIT_HEIGHT,
     wrong: tuple[tuple[int, int, int], ...] = (),
     unsure: tuple[tuple[int, int], ...] = (),
+    entries: tuple[tuple[int, int, int], ...] = (),
 ) -> tuple[np.ndarray, np.ndarray]:
     """The upright rectified grid's overlay: (bgr (S,S,3) uint8, alpha (S,S) uint8), S = 9 cells.
 
     `size` is rounded down to a multiple of 9; each empty cell of `givens` gets the digit of
-    `solution`, `digit_height` (fraction of the cell) tall. Each (row, col, expected) of `wrong`
-    is a wrong entry: its cell gets `wrong_sprite`'s marks, the right digit left out where
-    `expected` is 0 (give it a nonzero `givens` cell, as the person's digit is there); each
-    (row, col) of `unsure` an entry read too unclearly to check, marked by `unsure_sprite`.
+    `solution`, `digit_height` (fraction of the cell) tall. Each (row, col, digit) of `entries`
+    is a person's entry the photo does not show: its cell gets `digit` in pen (`entry_sprite`)
+    instead of any answer. Each (row, col, expected) of `wrong` is a wrong entry: its cell gets
+    `wrong_sprite`'s marks (over the entry's digit where `entries` draws one), the right digit
+    left out where `expected` is 0 (give it a nonzero `givens` cell, as the person's digit is
+    there); each (row, col) of `unsure` an entry read too unclearly to check, marked by
+    `unsure_sprite`.
     """
     g, s = _check(givens, solution)
     cell = max(1, int(size) // 9)
@@ -168,18 +195,43 @@ def render_overlay(
     bgr = np.empty((side, side, 3), np.uint8)
     bgr[:] = _edge_color(ink)
     alpha = np.zeros((side, side), np.uint8)
-    for r in range(9):
-        for c in range(9):
-            if g[r, c] == 0 and 1 <= s[r, c] <= 9:
-                sprite, sprite_alpha = digit_sprite(int(s[r, c]), cell, float(digit_height), ink)
-                bgr[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = sprite
-                alpha[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = sprite_alpha
+    sprites = {
+        (r, c): digit_sprite(int(s[r, c]), cell, float(digit_height), ink)
+        for r, c in zip(*np.nonzero((g == 0) & (s >= 1) & (s <= 9)), strict=True)
+    }
+    sprites |= {
+        (int(r), int(c)): entry_sprite(int(digit), cell, float(digit_height))
+        for r, c, digit in entries
+    }
+    for (r, c), (sprite, sprite_alpha) in sprites.items():
+        bgr[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = sprite
+        alpha[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = sprite_alpha
+    written = {(int(r), int(c)) for r, c, _ in entries}
     marks = [(r, c, wrong_sprite(int(expected), cell)) for r, c, expected in wrong]
     marks += [(r, c, unsure_sprite(cell)) for r, c in unsure]
     for r, c, (sprite, sprite_alpha) in marks:
-        bgr[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = sprite
-        alpha[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = sprite_alpha
+        rows, cols = slice(r * cell, (r + 1) * cell), slice(c * cell, (c + 1) * cell)
+        if (r, c) in written:
+            _lay_over(bgr[rows, cols], alpha[rows, cols], sprite, sprite_alpha)
+        else:
+            bgr[rows, cols] = sprite
+            alpha[rows, cols] = sprite_alpha
     return bgr, alpha
+
+
+def _lay_over(
+    bgr: np.ndarray, alpha: np.ndarray, sprite: np.ndarray, sprite_alpha: np.ndarray
+) -> None:
+    """Lay a sprite over a cell of the overlay already drawn (`bgr`, `alpha`, changed in
+    place), as one layer of paint over another."""
+    top = sprite_alpha.astype(np.float32)[..., None] / 255
+    under = alpha.astype(np.float32)[..., None] / 255 * (1 - top)
+    total = top + under
+    mixed = np.divide(
+        sprite * top + bgr * under, total, out=sprite.astype(np.float32), where=total > 0
+    )
+    bgr[:] = np.clip(mixed + 0.5, 0, 255).astype(np.uint8)
+    alpha[:] = np.clip(total[..., 0] * 255 + 0.5, 0, 255).astype(np.uint8)
 
 
 def composite(
@@ -237,14 +289,16 @@ def draw_solution(
     wrong: tuple[tuple[int, int, int], ...] = (),
     unsure: tuple[tuple[int, int], ...] = (),
     notes: tuple[tuple[int, int], ...] = (),
+    entries: tuple[tuple[int, int, int], ...] = (),
 ) -> np.ndarray:
     """A copy of the photo with `solution`'s digits drawn, in perspective, into the cells where
-    `givens` is 0, and the marks of the wrong entries `wrong` ((row, col, expected) each) and
-    of the entries too unclear to check `unsure` ((row, col) each).
+    `givens` is 0, the person's `entries` ((row, col, digit) each) that the photo does not show
+    (typed in) drawn in pen (`entry_sprite`), and the marks of the wrong entries `wrong` ((row,
+    col, expected) each) and of the entries too unclear to check `unsure` ((row, col) each).
 
-    The cells of `notes` ((row, col) each: pencil notes) that get a digit are first covered by
-    a soft patch of their own paper (`cover_cells`), so the digit does not stand on the notes;
-    every other cell is drawn as without `notes`.
+    The cells of `notes` ((row, col) each: pencil notes) that get a digit, an answer's or an
+    entry's, are first covered by a soft patch of their own paper (`cover_cells`), so the digit
+    does not stand on the notes; every other cell is drawn as without `notes`.
 
     `corners` (4,2) are the upright grid's TL, TR, BR, BL in image pixels (as in `Reading`);
     `digit_height` is the digits' height as a fraction of a cell (measure it from the givens to
@@ -261,9 +315,15 @@ def draw_solution(
     blue, green, red = (int(c) for c in color)
     marks = tuple((int(r), int(c), int(e)) for r, c, e in wrong)
     unclear = tuple((int(r), int(c)) for r, c in unsure)
-    size = overlay_size(quad)
-    bgra = _cached_overlay(*key, size, (blue, green, red), float(digit_height), marks, unclear)
+    own = tuple((int(r), int(c), int(d)) for r, c, d in entries)
     drawn = (g == 0) & (s >= 1) & (s <= 9)
+    for r, c, _ in own:
+        drawn[r, c] = True
+    if not drawn.any() and not marks and not unclear:
+        return image_bgr.copy()
+    size = overlay_size(quad)
+    color = (blue, green, red)
+    bgra = _cached_overlay(*key, size, color, float(digit_height), marks, unclear, own)
     covered = [(int(r), int(c)) for r, c in notes if drawn[int(r), int(c)]]
     base = cover_cells(image_bgr, quad, covered) if covered else image_bgr
     return composite_bgra(base, bgra, quad)
@@ -278,13 +338,21 @@ def _cached_overlay(
     digit_height: float,
     wrong: tuple[tuple[int, int, int], ...],
     unsure: tuple[tuple[int, int], ...],
+    entries: tuple[tuple[int, int, int], ...],
 ) -> np.ndarray:
     """The last few overlays as BGRA, so drawing the same answer on every video frame renders
     it once."""
     g = np.frombuffer(givens, np.uint8).reshape(9, 9)
     s = np.frombuffer(solution, np.uint8).reshape(9, 9)
     bgr, alpha = render_overlay(
-        g, s, size, color=color, digit_height=digit_height, wrong=wrong, unsure=unsure
+        g,
+        s,
+        size,
+        color=color,
+        digit_height=digit_height,
+        wrong=wrong,
+        unsure=unsure,
+        entries=entries,
     )
     bgra = cv2.merge([*cv2.split(bgr), alpha])
     bgra.setflags(write=False)
