@@ -640,7 +640,7 @@ def test_a_photo_hint_draws_the_digits_of_earlier_hints_into_the_photo(
     sample: SyntheticFilledPhoto, reading: Reading, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A digit sent back as an entry where the page shows none (an earlier hint's, or one
-    typed in) is drawn into the photo like the answer's digits; it was left out of the picture."""
+    typed in) is drawn into the photo, in pen; it was left out of the picture."""
     from sudoku_lens.hints import hint_photo
     from sudoku_lens.read import reader
 
@@ -763,3 +763,30 @@ def test_entries_typed_where_the_photo_has_no_digit_are_drawn_in_pen_and_ringed_
         if (int(r), int(c)) not in {entry.cell for entry in answer.wrong_entries}:
             box = cell_box(reading, r, c, 0.3)
             np.testing.assert_array_equal(image[box], reading.image[box], err_msg=str((r, c)))
+
+
+def test_a_photo_hint_draws_an_earlier_hints_digit_over_pencil_notes_on_paper(
+    sample: SyntheticFilledPhoto, reading: Reading, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The digit of an earlier hint in a cell of pencil notes is drawn on a patch of the cell's
+    paper, as `solve` draws an answer there: it stood on the notes."""
+    from sudoku_lens.draw.hint import draw_step
+    from sudoku_lens.hints import hint_photo
+    from sudoku_lens.read import reader
+
+    monkeypatch.setattr(reader, "read_photo", lambda source: reading)
+    entries = answer_reading(reading).entries.copy()
+    (r, c) = (int(v) for v in np.argwhere(reading.kinds == NOTES)[0])
+    entries[r, c] = sample.photo.solution[r, c]
+    found = hint_photo(sample.photo.image, entries=entries)
+    assert found.step is not None
+    monkeypatch.setattr(reader, "read_photo", lambda source: without_notes(reading))
+    plain = hint_photo(sample.photo.image, entries=entries).image
+    height = answer_reading(reading, entries=entries).digit_height
+    unmarked = draw_step(
+        reading.image, reading.corners, found.step, found.state, digit_height=height
+    )
+    notes_before = ink_beside(unmarked, plain, unmarked, reading, r, c)
+    assert notes_before > 30
+    assert ink_beside(found.image, plain, unmarked, reading, r, c) < 0.1 * notes_before
+    assert pen_digit(found.image, reading.corners, r, c, height) == entries[r, c]

@@ -54,7 +54,8 @@ class PhotoHint:
     image: np.ndarray
     """A copy of the photo with the first step drawn into the grid, the wrong entries ringed in
     red and the unsure ones in orange (the right digit not shown), and the digits of earlier
-    hints or typed in drawn where the page has none."""
+    hints or typed in drawn in pen where the page has none (over a patch of paper where it holds
+    pencil notes), as `draw_answer` draws them."""
     corrected_cells: list[tuple[int, int]] = field(default_factory=list)
     """(row, col) 0-based: printed digits the reading repaired, as `solve_photo` reports them."""
     wrong_entries: list[int] = field(default_factory=list)
@@ -108,36 +109,6 @@ class PhotoHint:
         }
 
 
-def _marked_photo(
-    reading: Reading,
-    entries: np.ndarray,
-    state: CandidateGrid,
-    digit_height: float,
-    wrong: list[int],
-    unsure: list[int],
-) -> np.ndarray | None:
-    """A copy of the photo with the person's entries marked as `solve PHOTO --check` marks them,
-    without the right digit (a hint does not give it away): `wrong` cells ringed in red,
-    `unsure` ones in orange with a question mark; and with the entries placed in cells where the
-    photo shows no digit drawn in, as the answer's digits are: those of earlier hints and those
-    typed in, which are in the state but not on the page. None when there is nothing to draw."""
-    from sudoku_lens.draw import draw_solution
-
-    placed = np.array(state.values, np.uint8).reshape(9, 9)
-    off_paper = (entries > 0) & (reading.grid == 0) & (placed > 0)
-    if not off_paper.any() and not wrong and not unsure:
-        return None
-    return draw_solution(
-        reading.image,
-        reading.corners,
-        np.where(off_paper, 0, 1),
-        placed,
-        digit_height=digit_height,
-        wrong=tuple((cell // 9, cell % 9, 0) for cell in wrong),
-        unsure=tuple((cell // 9, cell % 9) for cell in unsure),
-    )
-
-
 def hint_photo(
     source: str | os.PathLike[str] | bytes | np.ndarray,
     *,
@@ -164,7 +135,7 @@ def hint_photo(
     """
     from sudoku_lens.draw.hint import draw_step
     from sudoku_lens.logic.progress import UnsolvablePuzzleError
-    from sudoku_lens.pipeline import answer_reading
+    from sudoku_lens.pipeline import answer_reading, draw_answer
     from sudoku_lens.puzzle import format_line
     from sudoku_lens.read.reader import read_photo
     from sudoku_lens.solve import Status
@@ -200,10 +171,9 @@ def hint_photo(
     timings["hint"] = time.perf_counter() - stage
 
     stage = time.perf_counter()
-    drawn = _marked_photo(
-        reading, answer.entries, state, answer.digit_height, wrong, sorted(unsure)
-    )
-    image = reading.image if drawn is None else drawn
+    # The person's entries marked as `solve PHOTO --check` marks them, without the right digit (a
+    # hint does not give it away), and those the photo does not show drawn in.
+    image = draw_answer(reading, answer, check_only=True)
     if steps:
         image = draw_step(
             image,
@@ -212,8 +182,6 @@ def hint_photo(
             state,
             digit_height=answer.digit_height,
         )
-    elif drawn is None:
-        image = image.copy()
     timings["draw"] = time.perf_counter() - stage
     timings["total"] = time.perf_counter() - start
     return PhotoHint(
