@@ -479,6 +479,44 @@ def test_edit_this_frame_waits_for_a_frame_with_a_grid(browser, server, photo):
     context.close()
 
 
+def test_edit_this_frame_opens_the_frame_read_not_the_video_as_it_is_then(browser, server, photo):
+    """The button is enabled by the answer for a frame with a grid, which comes a frame or more
+    after the picture was taken: the press opens that frame, even when the page has left the
+    camera's view since (it opened the video as it was then: bare paper, no grid)."""
+    shot, path = photo
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(FAKE_CAMERA)
+    tab = context.new_page()
+    tab.set_default_timeout(TIMEOUT_MS)
+    tab.goto(server)
+    tab.click("#tab-camera")
+    tab.click("#camera-toggle")
+    picture = base64.b64encode(path.read_bytes()).decode()
+    tab.evaluate("url => window.fakeCamera.show(url)", f"data:image/jpeg;base64,{picture}")
+    tab.wait_for_selector("#camera-view[data-state=solved]")
+    # The page leaves the view; the frames of bare paper taken since get no answer yet.
+    unanswered = []
+
+    def no_answer(route) -> None:
+        unanswered.append(route.request.url)
+        route.abort()
+
+    tab.route("**/api/live-frame*", no_answer)
+    tab.evaluate("() => window.fakeCamera.show(null)")
+    while len(unanswered) < 2:
+        tab.wait_for_timeout(50)
+    snap = tab.locator("#camera-snap")
+    expect(snap).to_be_enabled()
+    snap.click()
+    message = tab.locator("#message")
+    expect(message).not_to_have_text(re.compile("Reading the photo"))
+    expect(message).not_to_contain_text("No answer")
+    tab.wait_for_selector("#result:not([hidden])")
+    tab.wait_for_selector("#answer-frame[aria-busy=false]")
+    assert grid_state(tab)[0] == format_line(shot.puzzle)
+    context.close()
+
+
 def test_hints_one_step_at_a_time_and_the_rating(page, photo):
     shot, path = photo
     upload(page, path)

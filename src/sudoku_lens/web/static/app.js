@@ -753,14 +753,18 @@ const CAMERA_TEXT = {
 };
 
 // "Edit this frame" opens the camera's picture in the photo mode, which is only of use once the
-// last frame read holds a grid; until then the button says why it cannot be pressed.
+// last frame read holds a grid; until then the button says why it cannot be pressed. It opens
+// that frame, at the camera's full size, not the video as it is when pressed: the answer comes
+// a frame or more after the picture was taken, and the page may have moved out of view since.
 const SNAP_TEXT = { ready: "Edit this frame", waiting: "No grid to edit yet" };
 
 const camera = {
   stream: null,
   running: false,
   session: "",
-  frame: document.createElement("canvas"),
+  frame: document.createElement("canvas"), // the frame sent, brought down to FRAME_WIDTH
+  taken: document.createElement("canvas"), // the same frame at the camera's size
+  withGrid: null, // the canvas of the last frame read found to hold a grid, for "Edit this frame"
   times: [],
 };
 
@@ -828,6 +832,7 @@ function stopCamera() {
   if (camera.stream) camera.stream.getTracks().forEach((track) => track.stop());
   camera.stream = null;
   $("camera-video").srcObject = null;
+  camera.withGrid = null; // a new session waits for a frame of its own with a grid
   const view = $("camera-view"); // the last frame drawn would look live under the idle text
   view.getContext("2d").clearRect(0, 0, view.width, view.height);
   $("camera-idle").hidden = false;
@@ -846,15 +851,19 @@ async function sendFrames() {
       await new Promise((resolve) => setTimeout(resolve, 50));
       continue;
     }
-    const scale = Math.min(1, FRAME_WIDTH / video.videoWidth);
-    frame.width = Math.round(video.videoWidth * scale);
-    frame.height = Math.round(video.videoHeight * scale);
-    frame.getContext("2d").drawImage(video, 0, 0, frame.width, frame.height);
-    const taken = (performance.now() / 1000).toFixed(3);
+    const taken = camera.taken;
+    taken.width = video.videoWidth;
+    taken.height = video.videoHeight;
+    taken.getContext("2d").drawImage(video, 0, 0);
+    const scale = Math.min(1, FRAME_WIDTH / taken.width);
+    frame.width = Math.round(taken.width * scale);
+    frame.height = Math.round(taken.height * scale);
+    frame.getContext("2d").drawImage(taken, 0, 0, frame.width, frame.height);
+    const takenAt = (performance.now() / 1000).toFixed(3);
     const blob = await new Promise((resolve) => frame.toBlob(resolve, "image/jpeg", 0.75));
     let result = null;
     try {
-      const response = await fetch(`/api/live-frame?session=${camera.session}&t=${taken}`, {
+      const response = await fetch(`/api/live-frame?session=${camera.session}&t=${takenAt}`, {
         method: "POST",
         headers: { "Content-Type": "image/jpeg" },
         body: blob,
@@ -878,6 +887,11 @@ async function sendFrames() {
       $("camera-fps").dataset.fps = fps.toFixed(2);
     }
     setCameraState(result.message || CAMERA_TEXT[result.state] || result.state, result.state);
+    if (result.corners) {
+      const spare = camera.withGrid || document.createElement("canvas");
+      camera.withGrid = camera.taken;
+      camera.taken = spare;
+    }
     setSnapReady(Boolean(result.corners));
     $("camera-view").dataset.state = result.state;
     $("camera-view").dataset.solution = result.solution || "";
@@ -988,13 +1002,11 @@ function drawOverlay(ctx, result, scale) {
   ctx.setTransform(1, 0, 0, 1, 0, 0);
 }
 
+// Open the last frame read that holds a grid (the one the button was enabled for) in the
+// photo mode.
 function snapFrame() {
-  const video = $("camera-video");
-  if (!video.videoWidth) return;
-  const canvas = document.createElement("canvas");
-  canvas.width = video.videoWidth;
-  canvas.height = video.videoHeight;
-  canvas.getContext("2d").drawImage(video, 0, 0);
+  const canvas = camera.withGrid;
+  if (!canvas) return;
   canvas.toBlob(
     (blob) => {
       stopCamera();
