@@ -141,7 +141,7 @@ def test_a_misread_entry_is_right_where_its_cell_gives_the_solutions_digit_enoug
     answer = answer_reading(doubtful)
     assert answer.entries[r, c] == wrongly
     assert answer.wrong_entries == expected_wrong(sample) and answer.unsure_entries == []
-    monkeypatch.setattr(reader, "read_photo", lambda source: doubtful)
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: doubtful)
     found = hint_photo(sample.photo.image)
     assert np.asarray(found.state.values).reshape(9, 9)[r, c] == truth
     assert r * 9 + c not in found.wrong_entries
@@ -149,7 +149,7 @@ def test_a_misread_entry_is_right_where_its_cell_gives_the_solutions_digit_enoug
     clear = read_unclearly(reading, sample, r, c, 0.7, wrongly)
     called = answer_reading(clear).wrong_entries
     assert CheckedEntry((r, c), wrongly, truth) in called
-    monkeypatch.setattr(reader, "read_photo", lambda source: clear)
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: clear)
     found = hint_photo(sample.photo.image)
     assert r * 9 + c in found.wrong_entries
     assert np.asarray(found.state.values).reshape(9, 9)[r, c] == 0
@@ -535,7 +535,7 @@ def test_a_photo_hint_continues_from_the_right_entries_and_reports_the_wrong(
     from sudoku_lens.hints import hint_photo
     from sudoku_lens.read import reader
 
-    monkeypatch.setattr(reader, "read_photo", lambda source: reading)
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
     found = hint_photo(sample.photo.image)
     values = np.asarray(found.state.values).reshape(9, 9)
     right = (reading.kinds == HANDWRITTEN) & ~sample.filled.mistakes
@@ -565,7 +565,7 @@ def test_the_hint_command_names_wrong_and_unsure_entries(
     wrong = expected_wrong(sample)
     (r, c) = wrong[0].cell
     unclear = read_unclearly(reading, sample, r, c)
-    monkeypatch.setattr(reader, "read_photo", lambda source: unclear)
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: unclear)
     photo = tmp_path / "filled.png"
     cv2.imwrite(str(photo), sample.photo.image)
     assert main(["hint", str(photo), "-o", str(tmp_path / "hint.png")]) == 0
@@ -644,7 +644,7 @@ def test_a_photo_hint_draws_the_digits_of_earlier_hints_into_the_photo(
     from sudoku_lens.hints import hint_photo
     from sudoku_lens.read import reader
 
-    monkeypatch.setattr(reader, "read_photo", lambda source: reading)
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
     entries = answer_reading(reading).entries.copy()
     (r, c) = (int(v) for v in np.argwhere((reading.grid == 0) & (reading.kinds == EMPTY))[0])
     entries[r, c] = sample.photo.solution[r, c]
@@ -679,7 +679,7 @@ def test_a_photo_hint_rings_the_wrong_entries_without_giving_their_digit_away(
     from sudoku_lens.hints import hint_photo
     from sudoku_lens.read import reader
 
-    monkeypatch.setattr(reader, "read_photo", lambda source: reading)
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
     found = hint_photo(sample.photo.image)
     answer = answer_reading(reading)
     unmarked = draw_step(

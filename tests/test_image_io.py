@@ -155,6 +155,21 @@ def test_truncated_jpeg(keep: float) -> None:
         load_image(data[: int(len(data) * keep)])
 
 
+def test_the_photo_readers_name_bytes_as_told() -> None:
+    """The web API passes an upload's file name: its errors said 'image data is ...'."""
+    from sudoku_lens.hints import hint_photo
+    from sudoku_lens.pipeline import solve_photo
+    from sudoku_lens.read.reader import read_photo
+
+    cut = encode(photo())[:200]
+    for reader in (load_image, read_photo, solve_photo, hint_photo):
+        with pytest.raises(ImageError) as error:
+            reader(cut, name="scan 7.jpg")
+        assert str(error.value) == "scan 7.jpg is a truncated or corrupt JPEG file"
+    with pytest.raises(ImageError, match="^image data is a truncated"):
+        load_image(cut)
+
+
 def test_truncated_header() -> None:
     with pytest.raises(ImageError, match="truncated or corrupt PNG"):
         load_image(encode(photo(), ".png")[:12])

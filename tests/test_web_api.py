@@ -227,6 +227,34 @@ def test_a_file_that_is_not_an_image_is_a_415_whatever_its_name(client, content,
     assert "not an image" in error and hint in error
 
 
+def multipart_file(name: str, data: bytes) -> tuple[bytes, dict[str, str]]:
+    """A multipart body holding `data` as field `file` with the file name `name` exactly (an
+    empty one too, which clients leave out), and its content-type header."""
+    head = f'--b\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n\r\n'
+    body = head.encode() + data + b"\r\n--b--\r\n"
+    return body, {"content-type": "multipart/form-data; boundary=b"}
+
+
+@pytest.mark.parametrize("route", ["/api/read", "/api/solve", "/api/hint"])
+def test_an_upload_that_cannot_be_used_is_named_by_its_file_name(client, photo, route):
+    """As the command line names the file ('scan 7.jpg is a truncated or corrupt JPEG file');
+    the errors said 'image data is ...'. An upload without a name is 'the uploaded file'."""
+    _, data = photo
+    cases = [
+        (data[:2000], "scan 7.jpg is a truncated or corrupt JPEG file"),
+        (png_header(12000, 9000), "scan 7.jpg is 12000x9000 pixels (108 megapixels); PNG"),
+        (b"", "scan 7.jpg is empty"),
+        (b"hello", "scan 7.jpg is not an image: send a JPEG, PNG"),
+    ]
+    for content, start in cases:
+        response = client.post(route, files={"file": ("scan 7.jpg", content, "image/jpeg")})
+        assert response.status_code in (415, 422)
+        assert response.json()["error"].startswith(start)
+    body, headers = multipart_file("", data[:2000])
+    response = client.post(route, content=body, headers=headers)
+    assert response.json() == {"error": "the uploaded file is a truncated or corrupt JPEG file"}
+
+
 @pytest.mark.parametrize(("width", "height"), [(30000, 30000), (12000, 9000), (19999, 19999)])
 def test_an_image_of_too_many_pixels_is_a_422_before_decoding(client, width, height):
     for route in ("/api/read", "/api/solve"):
@@ -470,7 +498,7 @@ def test_session_cache_keeps_the_most_recently_used():
 
 
 def test_a_bug_is_a_logged_json_500_not_a_traceback(monkeypatch, photo):
-    def broken(data, grid):
+    def broken(*args):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(web_app, "_solve_json", broken)
@@ -535,19 +563,19 @@ def test_many_uploads_at_once_hold_a_bounded_number_of_photos_in_memory(monkeypa
     lock = threading.Lock()
     check = web_app.check_image_bytes
 
-    def counted_check(data: bytes) -> bytes:
+    def counted_check(data: bytes, name: str) -> bytes:
         nonlocal held, peak
         with lock:
             held += 1
             peak = max(peak, held)
-        return check(data)
+        return check(data, name)
 
     read = web_app._read_json
 
-    def counted_read(data: bytes) -> dict:
+    def counted_read(data: bytes, name: str) -> dict:
         nonlocal held
         try:
-            return read(data)
+            return read(data, name)
         finally:
             with lock:
                 held -= 1

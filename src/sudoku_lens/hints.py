@@ -117,6 +117,7 @@ def hint_photo(
     eliminations: Iterable[str] = (),
     technique: str | None = None,
     every: bool = False,
+    name: str | None = None,
 ) -> PhotoHint:
     """Read the photo `source` (path, encoded bytes or BGR array), find the next step and draw it.
 
@@ -130,8 +131,9 @@ def hint_photo(
     Entries read too unclearly to check (an entry sent that is the digit read keeps the
     reading's probability) are reported in `unsure_entries` and never called wrong: placed where
     they are right, left out where not.
-    `eliminations` are candidates already crossed out (`"r1c2<>5"`). Raises ImageError,
-    GridNotFoundError, UnsolvablePuzzleError, UnknownTechniqueError or PuzzleFormatError.
+    `eliminations` are candidates already crossed out (`"r1c2<>5"`). Raises ImageError (naming
+    the photo `name` when given: see `load_image`), GridNotFoundError, UnsolvablePuzzleError,
+    UnknownTechniqueError or PuzzleFormatError.
     """
     from sudoku_lens.draw.hint import draw_step
     from sudoku_lens.logic.progress import UnsolvablePuzzleError
@@ -141,7 +143,7 @@ def hint_photo(
     from sudoku_lens.solve import Status
 
     start = time.perf_counter()
-    reading = read_photo(source)
+    reading = read_photo(source, name=name)
     timings = {"read": time.perf_counter() - start}
 
     stage = time.perf_counter()

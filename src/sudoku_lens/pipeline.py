@@ -336,6 +336,7 @@ def solve_photo(
     entries: Any = None,
     check_only: bool = False,
     trace: GridSearch | None = None,
+    name: str | None = None,
 ) -> PhotoSolution:
     """Read the Sudoku in `source` (path, encoded bytes or BGR array), solve it, check the
     person's entries and draw the answer.
@@ -347,11 +348,12 @@ def solve_photo(
     pencil notes) and a red mark on each wrong entry, or with `check_only` the marks alone, for
     those who want to keep solving; entries of `entries` in cells where the photo shows no digit
     are drawn in, in pen (`draw_answer`). `trace` records what the grid search considered, for
-    `sudoku_lens.debug`. Raises ImageError for input that is not a usable image and
-    GridNotFoundError when no grid is found.
+    `sudoku_lens.debug`. Raises ImageError for input that is not a usable image (naming it
+    `name` when given, e.g. an uploaded file's name: see `load_image`) and GridNotFoundError when
+    no grid is found.
     """
     start = time.perf_counter()
-    image = load_image(source)
+    image = load_image(source, name=name)
     timings = {"decode": time.perf_counter() - start}
     reading = read_image(image, trace=trace)
     timings.update((k, v) for k, v in reading.timings.items() if k != "total")

@@ -58,6 +58,8 @@ def quiet_opencv() -> None:
 
 def load_image(
     source: str | os.PathLike[str] | bytes | bytearray | memoryview | np.ndarray,
+    *,
+    name: str | None = None,
 ) -> np.ndarray:
     """Return `source` as a contiguous BGR uint8 image of shape (H, W, 3).
 
@@ -65,15 +67,17 @@ def load_image(
     BGR or BGRA, uint8). EXIF orientation is applied like `cv2.imread`. Raises `ImageError` with a
     one-line message for a missing file, a directory or other non-regular file, data that is not a
     supported image, empty or truncated data, and images of more than MAX_PIXELS pixels (a JPEG of
-    up to MAX_JPEG_PIXELS is decoded at half size instead).
+    up to MAX_JPEG_PIXELS is decoded at half size instead). The message about the content names
+    it `name` when given (an uploaded file's name, say), else by its path, or "image data" for
+    bytes.
     """
     if isinstance(source, np.ndarray):
         return _from_array(source)
     if isinstance(source, bytes | bytearray | memoryview):
-        return decode_image(bytes(source), name="image data")
+        return decode_image(bytes(source), name=name or "image data")
     if isinstance(source, str | os.PathLike):
         path = Path(source)
-        return decode_image(read_image_file(path), name=_shown(path))
+        return decode_image(read_image_file(path), name=name or _shown(path))
     raise ImageError(
         f"cannot load an image from {type(source).__name__}: give a path, encoded bytes or an array"
     )

@@ -110,16 +110,20 @@ class Reading:
 
 
 def read_photo(
-    source: str | os.PathLike[str] | bytes | np.ndarray, *, trace: GridSearch | None = None
+    source: str | os.PathLike[str] | bytes | np.ndarray,
+    *,
+    trace: GridSearch | None = None,
+    name: str | None = None,
 ) -> Reading:
     """Read the Sudoku in a photo given as a path, encoded bytes or a BGR/grayscale array.
 
     Decodes (or checks) `source` with `load_image`, then reads it with `read_image`; the
     decoding time is in the timings under "decode". Raises ImageError for input that is not a
-    usable image and GridNotFoundError when no grid is seen.
+    usable image (naming it `name` when given: see `load_image`) and GridNotFoundError when no
+    grid is seen.
     """
     start = time.perf_counter()
-    image = load_image(source)
+    image = load_image(source, name=name)
     return _read(image, {"decode": time.perf_counter() - start}, trace)
 
 

@@ -56,6 +56,10 @@ JPEG_QUALITY = 85
 MAX_PUZZLE_CHARACTERS = 2000
 """Puzzle text longer than this is refused unread: a boxed 9-line grid takes about 250."""
 SESSION_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
+UNNAMED_UPLOAD = "the uploaded file"
+"""How error messages call an upload that came without a file name."""
+CAMERA_FRAME = "the camera frame"
+"""How error messages call a frame sent to /api/live-frame."""
 
 _PAGE_HEADERS = {
     "Content-Security-Policy": (
@@ -391,7 +395,7 @@ def create_app(
         data = await file.read(upload_limit + 1)
         if len(data) > upload_limit:
             raise HTTPException(413, too_large_message(upload_limit))
-        return check_image_bytes(data)
+        return check_image_bytes(data, upload_name(file))
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
@@ -407,7 +411,7 @@ def create_app(
         """Read the givens of the Sudoku in a photo."""
         async with upload_slot():
             data = await read_upload(file)
-            return await run_in_pool(lambda: _read_json(data))
+            return await run_in_pool(lambda: _read_json(data, upload_name(file)))
 
     @app.post(
         "/api/solve", response_model=SolveResult, responses=ERRORS, tags=["photos"], summary="Solve"
@@ -428,7 +432,8 @@ def create_app(
                 texts[name] = value
         async with upload_slot():
             data = await read_upload(file)
-            return await run_in_pool(lambda: _solve_json(data, texts, check_only))
+            name = upload_name(file)
+            return await run_in_pool(lambda: _solve_json(data, texts, check_only, name))
 
     @app.post("/api/solve-grid", response_model=GridResult, responses=ERRORS, tags=["puzzles"])
     async def solve_grid(body: GridRequest) -> dict[str, Any]:
@@ -466,7 +471,8 @@ def create_app(
             }
             async with upload_slot():
                 data = await read_upload(upload)
-                return await run_in_pool(lambda: _photo_hint_json(data, fields))
+                name = upload_name(upload)
+                return await run_in_pool(lambda: _photo_hint_json(data, fields, name))
         try:
             body = await request.json()
         except ValueError as exc:
@@ -512,10 +518,10 @@ def create_app(
     ) -> dict[str, Any]:
         """Process one frame of a camera session: find, read, follow and solve the grid."""
         async with upload_slot():
-            data = check_image_bytes(await request.body())
+            data = check_image_bytes(await request.body(), CAMERA_FRAME)
 
             def work() -> dict[str, Any]:
-                frame = load_image(data)
+                frame = load_image(data, name=CAMERA_FRAME)
                 with sessions.use(session) as solver:
                     return live_frame_json(solver, frame, t)
 
@@ -525,14 +531,22 @@ def create_app(
     return app
 
 
-def check_image_bytes(data: bytes) -> bytes:
-    """Return `data` if it looks like an image; 415 if it is something else, 422 if empty."""
+def upload_name(upload: StarletteUpload) -> str:
+    """How error messages name an uploaded file: its file name as the client sent it (control
+    characters shown as ?), or "the uploaded file" when it came without one."""
+    name = "".join(char if char.isprintable() else "?" for char in upload.filename or "")
+    return name.strip() or UNNAMED_UPLOAD
+
+
+def check_image_bytes(data: bytes, name: str = UNNAMED_UPLOAD) -> bytes:
+    """Return `data` if it looks like an image; 415 if it is something else, 422 if empty.
+    `name` is how the messages call it (see `upload_name`)."""
     if not data:
-        raise ImageError("the uploaded file is empty")
+        raise ImageError(f"{name} is empty")
     if image_format(data) is None:
         other = unsupported_format(data)
         hint = f" ({other} files are not supported: export the photo as JPEG)" if other else ""
-        raise HTTPException(415, f"the upload is not an image: send a {SUPPORTED} photo{hint}")
+        raise HTTPException(415, f"{name} is not an image: send a {SUPPORTED} photo{hint}")
     return data
 
 
@@ -544,17 +558,18 @@ def _warm_up() -> None:
     solve("0" * 81)
 
 
-def _read_json(data: bytes) -> dict[str, Any]:
-    """What `sudoku-lens read PHOTO --json` prints."""
-    return read_photo(data).to_json()
+def _read_json(data: bytes, name: str) -> dict[str, Any]:
+    """What `sudoku-lens read PHOTO --json` prints, for the photo `data` called `name`."""
+    return read_photo(data, name=name).to_json()
 
 
-def _solve_json(data: bytes, texts: dict[str, str], check_only: bool) -> dict[str, Any]:
-    """Read and solve the photo `data` (with the corrected `grid` and the `entries` of `texts`,
-    when given, parsed here on a pool thread), check the entries, and draw the answer."""
+def _solve_json(data: bytes, texts: dict[str, str], check_only: bool, name: str) -> dict[str, Any]:
+    """Read and solve the photo `data` called `name` (with the corrected `grid` and the
+    `entries` of `texts`, when given, parsed here on a pool thread), check the entries, and draw
+    the answer."""
     grid = parse_puzzle(texts["grid"]) if "grid" in texts else None
     entries = parse_puzzle_digits(texts["entries"]) if "entries" in texts else None
-    result = solve_photo(data, grid=grid, entries=entries, check_only=check_only)
+    result = solve_photo(data, grid=grid, entries=entries, check_only=check_only, name=name)
     payload = result.to_json()
     payload["image"] = encode_jpeg_data_url(result.image)
     payload["check_only"] = check_only
@@ -600,8 +615,8 @@ def _bounded_puzzle(text: str, field: str) -> Any:
     return parse_puzzle(text)
 
 
-def _photo_hint_json(data: bytes, fields: dict[str, str]) -> dict[str, Any]:
-    """The next step of a photo's puzzle, drawn into it (see the /api/hint route)."""
+def _photo_hint_json(data: bytes, fields: dict[str, str], name: str) -> dict[str, Any]:
+    """The next step of the photo `data` called `name`, drawn into it (see /api/hint)."""
     from sudoku_lens.hints import hint_photo
 
     eliminations = fields.get("eliminations", "").replace(",", " ").split()
@@ -613,6 +628,7 @@ def _photo_hint_json(data: bytes, fields: dict[str, str]) -> dict[str, Any]:
         entries=parse_puzzle_digits(fields["entries"]) if "entries" in fields else None,
         eliminations=eliminations,
         technique=fields.get("technique"),
+        name=name,
     )
     payload = _hint_payload(found.state, found.step)
     payload["image"] = encode_jpeg_data_url(found.image)
