@@ -652,6 +652,24 @@ def test_serve_options_are_parsed():
     )
 
 
+def test_an_upload_limit_over_the_image_loaders_is_refused_at_start(capsys):
+    """Files over 50 MB are refused when read whatever the limit: `serve --max-upload-mb
+    100000` was accepted and shown on the page, and such uploads then got a 422."""
+    from sudoku_lens.cli import UsageError, build_parser, main
+
+    with pytest.raises(UsageError) as error:
+        build_parser().parse_args(["serve", "--max-upload-mb", "100000"])
+    assert str(error.value) == (
+        "argument --max-upload-mb: at most 50, got 100000: image files over 50 MB are refused "
+        "when read, whatever the upload limit (see sudoku-lens serve --help)"
+    )
+    assert main(["serve", "--max-upload-mb", "50.5"]) == 2
+    assert capsys.readouterr().err.startswith("sudoku-lens: error: argument --max-upload-mb: at")
+    assert build_parser().parse_args(["serve", "--max-upload-mb", "50"]).max_upload_mb == 50
+    with pytest.raises(ValueError, match="max_upload_mb must be at most 50"):
+        create_app(max_upload_mb=51, warm_up=False)
+
+
 def test_solve_reports_wrong_entries_and_check_only_draws_no_answers(client, monkeypatch):
     import dataclasses
 

@@ -7,6 +7,11 @@ import socket
 from typing import Any
 
 from sudoku_lens.errors import SudokuLensError
+from sudoku_lens.read.formats import MAX_BYTES
+
+MAX_UPLOAD_MB = MAX_BYTES / 2**20
+"""The largest --max-upload-mb: the image loader refuses larger files (to keep a read's
+memory bounded), so a higher upload limit would only let them in to be refused."""
 
 _WEB_PACKAGES = (
     "fastapi",
@@ -49,10 +54,10 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--max-upload-mb",
-        type=_positive_float,
+        type=_upload_mb,
         default=15.0,
         metavar="MB",
-        help="largest photo accepted, in MB (default: %(default)g)",
+        help=f"largest photo accepted, in MB, at most {MAX_UPLOAD_MB:g} (default: %(default)g)",
     )
     parser.set_defaults(run=run)
 
@@ -142,10 +147,15 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _positive_float(text: str) -> float:
+def _upload_mb(text: str) -> float:
     value = _number(text, float)
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError("must be positive")
+    if value > MAX_UPLOAD_MB:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_UPLOAD_MB:g}, got {text}: image files over {MAX_UPLOAD_MB:g} MB are "
+            "refused when read, whatever the upload limit"
+        )
     return value
 
 

@@ -36,7 +36,7 @@ from sudoku_lens.live import LiveSolver
 from sudoku_lens.pipeline import solve_photo
 from sudoku_lens.puzzle import grid_json, parse_puzzle
 from sudoku_lens.puzzle.text import cell_name
-from sudoku_lens.read.formats import SUPPORTED, image_format, unsupported_format
+from sudoku_lens.read.formats import MAX_BYTES, SUPPORTED, image_format, unsupported_format
 from sudoku_lens.read.image_io import load_image, quiet_opencv
 from sudoku_lens.read.reader import corners_json, read_photo
 from sudoku_lens.solve import solve
@@ -332,7 +332,8 @@ def create_app(
 ) -> FastAPI:
     """Build the web app.
 
-    `max_upload_mb` caps each upload (413 above it; the pixels of its image are capped by
+    `max_upload_mb` caps each upload (413 above it; at most the image loader's own limit on
+    files, MAX_BYTES, which holds everywhere; the pixels of its image are capped by
     `load_image`, the same limit as everywhere, 422 above it), `pool_size` is the number of
     requests whose image work may run at once (others wait their turn), `live_sessions` the number
     of camera sessions kept, and `warm_up` loads the digit model at start-up so the first photo is
@@ -340,6 +341,11 @@ def create_app(
     """
     if max_upload_mb <= 0:
         raise ValueError("max_upload_mb must be positive")
+    if max_upload_mb * 2**20 > MAX_BYTES:
+        raise ValueError(
+            f"max_upload_mb must be at most {MAX_BYTES / 2**20:g}: larger image files are refused "
+            "when read"
+        )
     quiet_opencv()
     upload_limit = int(max_upload_mb * 2**20)
     workers = pool_size if pool_size is not None else default_pool_size()
