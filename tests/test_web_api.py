@@ -112,6 +112,20 @@ def test_page_and_static_files_are_served_with_no_external_resources(client):
         assert not external.search(response.text), asset
 
 
+def test_the_page_names_every_format_the_server_reads(client, photo):
+    """The page said 'JPEG, PNG or WebP' while BMP, GIF, TIFF and PNM photos are read too."""
+    from sudoku_lens.read.formats import SUPPORTED
+
+    assert f"{SUPPORTED}, up to" in client.get("/").text
+    shot, _ = photo
+    small = cv2.resize(shot.image, (512, 384), interpolation=cv2.INTER_AREA)
+    for ending in (".jpg", ".png", ".bmp", ".gif", ".webp", ".tif", ".ppm"):
+        ok, data = cv2.imencode(ending, small)
+        assert ok
+        response = post_photo(client, "/api/read", data.tobytes())
+        assert response.status_code == 200, (ending, response.json())
+
+
 def test_unknown_route_is_a_json_404(client):
     response = client.get("/api/nothing")
     assert response.status_code == 404
