@@ -54,6 +54,40 @@ FAILURES = [
 ]
 
 
+OUTPUTS = [
+    (["solve", str(EXAMPLE)], "solved.png"),
+    (["hint", str(EXAMPLE)], "solved.png"),
+    (["hint", EASY], "solved.png"),
+    (["live", "--video", "page.mp4"], "out.mp4"),
+    (["solve", EASY], "solutions.txt"),
+    (["rate", EASY], "ratings.txt"),
+    (["batch", "bank.txt"], "results.jsonl"),
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "example"),
+    OUTPUTS,
+    ids=["solve photo", "hint photo", "hint puzzle", "live", "solve text", "rate", "batch"],
+)
+def test_an_output_in_a_missing_folder_or_on_a_folder_is_said_alike_by_every_command(
+    argv: list[str], example: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """solve said 'no directory /nonexist' where live said 'folder ... does not exist', and
+    'name it .png ...' for a folder where live said 'it is a folder'; text outputs and batch
+    results gave the system's 'No such file or directory' and 'Is a directory'."""
+    (tmp_path / "page.mp4").write_bytes(b"not read: the output is checked first")
+    (tmp_path / "bank.txt").write_text(f"{EASY}\n")
+    suffix = Path(example).suffix
+    for output, why in (
+        (tmp_path / "missing" / f"out{suffix}", f"folder {tmp_path / 'missing'} does not exist"),
+        (tmp_path, f"it is a folder; give a file name like {example}"),
+    ):
+        words = [str(tmp_path / w) if w in ("page.mp4", "bank.txt") else w for w in argv]
+        assert main([*words, "-o", str(output)]) == 2
+        assert capsys.readouterr().err == f"sudoku-lens: error: cannot write {output}: {why}\n"
+
+
 @pytest.fixture
 def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "not-an-image.jpg").write_bytes(b"not a picture")

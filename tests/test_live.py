@@ -511,7 +511,7 @@ def test_cli_refuses_to_write_the_annotated_video_over_the_one_it_reads(
         (["--video", "{tmp}/junk.txt"], "cannot read"),
         (["--video", "{tmp}"], "it is a folder"),
         (["--video", "{tmp}/junk.mp4", "--output", "{tmp}/no/such/out.mp4"], "does not exist"),
-        (["--video", "{tmp}/junk.mp4", "--output", "{tmp}/out.txt"], "give a .mp4"),
+        (["--video", "{tmp}/junk.mp4", "--output", "{tmp}/out.txt"], "name it .mp4, .m4v or .mov"),
         (["--video", "{tmp}/junk.mp4", "--output", "{tmp}"], "it is a folder"),
         (["--camera", "97", "--output", "{tmp}/cam.mp4"], "camera 97 is not available"),
         (["--camera", "0"], "nothing to do"),

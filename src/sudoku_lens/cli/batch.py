@@ -87,7 +87,9 @@ def run(args: argparse.Namespace) -> int:
         start_fork_server(preload(args.cluster))
     from sudoku_lens.batch.inputs import expand
     from sudoku_lens.batch.output import output_format, read_recorded
+    from sudoku_lens.outputs import check_output_path
 
+    check_output_path(args.output, example="results.jsonl")
     output_format(args.output)
     expand(args.inputs)  # every input names something: checked before RESULTS is created
     if args.cluster is not None:

@@ -51,11 +51,17 @@ def progress_bar(total: int) -> Iterator[Callable[[int], object] | None]:
         yield bar.update
 
 
-def check_text_output(output: str | None) -> None:
-    """Refuse a picture's name for the text a run over puzzles writes, before any work."""
+def check_text_output(output: str | None, example: str = "solutions.txt") -> None:
+    """Refuse, before any work, a path the text of a run over puzzles cannot be written to (a
+    folder, a missing folder: `check_output_path`, `example` naming a file as it should be) or
+    a picture's name."""
     from sudoku_lens.cli.solve_photo import IMAGE_SUFFIXES
+    from sudoku_lens.outputs import check_output_path
 
-    if output is not None and Path(output).suffix.lower() in IMAGE_SUFFIXES:
+    if output is None:
+        return
+    check_output_path(output, example=example)
+    if Path(output).suffix.lower() in IMAGE_SUFFIXES:
         raise SudokuLensError(
             f"cannot write {output}: puzzles get text, one line each, not a picture: name it .txt"
         )

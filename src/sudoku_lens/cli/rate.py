@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     """Rate every puzzle of `args.file`; write the rows; summarise on stderr."""
     from sudoku_lens.puzzle.text import read_puzzles
 
-    check_text_output(args.output)
+    check_text_output(args.output, example="ratings.txt")
     start = time.perf_counter()
     text = read_text(args.file)
     entries = read_puzzles(text)

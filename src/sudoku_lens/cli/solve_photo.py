@@ -153,13 +153,11 @@ def run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
 
 
 def check_writable(output: Path) -> None:
-    """Refuse an output path that cannot be written before spending time on the photo."""
+    """Refuse a picture's path that cannot be written before spending time on the photo."""
+    from sudoku_lens.outputs import check_output_path
     from sudoku_lens.read.image_io import WRITE_ENDINGS, WRITE_SUFFIXES
 
-    if not output.parent.is_dir():
-        raise SudokuLensError(f"cannot write {output}: no directory {output.parent}")
-    if output.suffix.lower() not in WRITE_SUFFIXES:
-        raise SudokuLensError(f"cannot write {output}: {WRITE_ENDINGS}")
+    check_output_path(output, example="solved.png", suffixes=WRITE_SUFFIXES, name_it=WRITE_ENDINGS)
 
 
 def _failure(result: PhotoSolution, photo: str) -> str:

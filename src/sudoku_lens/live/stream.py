@@ -18,6 +18,7 @@ import numpy as np
 
 from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.live.solver import LiveResult, LiveSolver, LiveState
+from sudoku_lens.outputs import check_output_path
 
 WINDOW = "sudoku-lens live"
 NO_GUI_MESSAGE = (
@@ -27,6 +28,8 @@ NO_GUI_MESSAGE = (
 )
 VIDEO_SUFFIXES = (".mp4", ".m4v", ".mov")
 """Names the annotated video may have (MPEG-4 in an MP4 or QuickTime container)."""
+VIDEO_ENDINGS = "name it .mp4, .m4v or .mov"
+"""What to do about an annotated video's name without one of VIDEO_SUFFIXES."""
 
 
 @dataclass
@@ -142,18 +145,11 @@ def open_capture(*, video: str | Path | None = None, camera: int | None = None) 
 
 def check_output(path: str | Path) -> Path:
     """`path` as a Path when an annotated video can be written there; SudokuLensError (one clear
-    line) when it names a folder, has no video suffix, or its folder is missing or read-only."""
-    path = Path(path)
-    if path.is_dir():
-        raise SudokuLensError(f"cannot write {path}: it is a folder; give a file name like out.mp4")
-    if path.suffix.lower() not in VIDEO_SUFFIXES:
-        raise SudokuLensError(f"cannot write {path}: give a {' or '.join(VIDEO_SUFFIXES)} name")
-    folder = path.parent
-    if not folder.is_dir():
-        raise SudokuLensError(f"cannot write {path}: folder {folder} does not exist")
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise SudokuLensError(f"cannot write {path}: permission denied")
-    return path
+    line, as for every output: `check_output_path`) when it names a folder, has no video suffix,
+    or its folder is missing or read-only."""
+    return check_output_path(
+        path, example="out.mp4", suffixes=VIDEO_SUFFIXES, name_it=VIDEO_ENDINGS
+    )
 
 
 def open_writer(path: str | Path, fps: float, size: tuple[int, int]) -> cv2.VideoWriter:
