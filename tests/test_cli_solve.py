@@ -238,3 +238,18 @@ def test_check_applies_to_photos_only(capsys) -> None:
     code, out, err = run([EASY, "--check"], capsys)
     assert code == 2 and out == ""
     assert err.startswith("sudoku-lens: error: --check applies to photos only")
+
+
+def test_jobs_applies_to_puzzle_files_only(capsys, tmp_path: Path) -> None:
+    """It was ignored on a photo, where --check and --debug on puzzle text are refused."""
+    from sudoku_lens.synth import EXAMPLE_PATH
+
+    for jobs in ("2", "1"):
+        code, out, err = run(
+            [str(EXAMPLE_PATH), "--jobs", jobs, "-o", str(tmp_path / "a.png")], capsys
+        )
+        assert code == 2 and out == "" and not (tmp_path / "a.png").exists()
+        assert err == (
+            "sudoku-lens: error: --jobs applies to puzzle files only: a photo is read in one "
+            "process (sudoku-lens batch reads many photos on every core)\n"
+        )

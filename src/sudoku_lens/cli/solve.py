@@ -78,9 +78,8 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--jobs",
         type=jobs_type,
-        default=1,
         metavar="N",
-        help="solve a batch in N processes (default 1)",
+        help="solve a file of puzzles in N processes (default 1); not for a photo",
     )
     add_photo_arguments(parser)
     parser.set_defaults(run=run)
@@ -152,9 +151,9 @@ def run(args: argparse.Namespace) -> int:
     if args.puzzle == "-":
         image, text = read_stdin()
         if image is not None:
-            return run_photo(args, image)
+            return _run_photo(args, image)
     elif looks_like_image(args.puzzle):
-        return run_photo(args)
+        return _run_photo(args)
     else:
         text = read_text(args.puzzle)
     if args.debug is not None:
@@ -171,6 +170,17 @@ def run(args: argparse.Namespace) -> int:
     if len(entries) == 1 and args.output is None:
         return _solve_one(entries[0], as_json=args.json)
     return _solve_batch(entries, args, start)
+
+
+def _run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
+    """Solve the photo (see `run_photo`), refusing --jobs as puzzle text refuses the options
+    for photos: it would be ignored."""
+    if args.jobs is not None:
+        raise SudokuLensError(
+            "--jobs applies to puzzle files only: a photo is read in one process "
+            "(sudoku-lens batch reads many photos on every core)"
+        )
+    return run_photo(args, data)
 
 
 def _solve_one(entry: PuzzleEntry, *, as_json: bool) -> int:
@@ -220,7 +230,7 @@ def _solve_batch(entries: list[PuzzleEntry], args: argparse.Namespace, start: fl
 
     lines = [entry.line for entry in entries if entry.line is not None]
     with progress_bar(len(lines)) as progress:
-        result = solve_lines(lines, jobs=args.jobs, progress=progress)
+        result = solve_lines(lines, jobs=args.jobs or 1, progress=progress)
     rows, tally = _batch_rows(entries, result, as_json=args.json)
     write_rows(rows, args.output)
     seconds = time.perf_counter() - start
