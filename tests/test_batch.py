@@ -32,6 +32,7 @@ from sudoku_lens.synth import EXAMPLE_PATH, example_photo, synth_photo
 INKALA = "800000000003600000070090200050007000000045700000100030001000068008500010090000400"
 EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 SEVERAL = "0" * 9 + INKALA[9:]
+SOLVED = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
 ILLEGAL = "11" + "0" * 79
 GRID = """\
 8 . . | . . . | . . .
@@ -129,6 +130,10 @@ def test_rating_on_rates_the_solved_puzzles_only(tmp_path: Path) -> None:
     assert all((r.rating is None) == (r.status != "solved") for r in records)
     levels = {"easy", "medium", "hard", "expert", "extreme"}
     assert all(r.level in levels for r in records if r.rating is not None)
+    full = tmp_path / "full.txt"  # a solved grid has nothing to rate: it was 0.0 easy
+    full.write_text(f"{SOLVED}\n")
+    (record,) = run([full], jobs=1, worker=work_rated)
+    assert record.status == "solved" and (record.rating, record.level) == (None, None)
 
 
 def test_photos_from_a_folder_by_content_with_answers_and_errors(

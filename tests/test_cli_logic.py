@@ -373,6 +373,22 @@ def test_explain_and_rate_agree_where_the_techniques_stop(capsys, singles_only) 
     assert code == 1 and f"\nstuck after {rated['steps']} steps: no technique applies" in out
 
 
+def test_a_solved_grid_has_nothing_to_rate_and_is_not_counted_rated(capsys, tmp_path) -> None:
+    """As explain says 'the puzzle is already solved: nothing to explain'; rate counted it as
+    '1 rated' and its JSON (and explain's) said 0.0 easy, hardest null."""
+    code, out, err = run(["rate", SOLUTION], capsys)
+    assert code == 0 and out == f"{SOLUTION}  already solved: no step to rate\n"
+    assert err.startswith("1 puzzle: 0 rated, 1 already solved (nothing to rate), 0 not finished")
+    nothing = {"rating": None, "level": None, "hardest": None, "steps": 0, "solved": True}
+    for command in ("rate", "explain"):
+        code, out, _ = run([command, SOLUTION, "--json"], capsys)
+        assert code == 0 and nothing.items() <= json.loads(out).items()
+    path = tmp_path / "puzzles.txt"
+    path.write_text(f"{EASY}\n{SOLUTION}\n")
+    code, _, err = run(["rate", str(path)], capsys)
+    assert code == 0 and err.startswith("2 puzzles: 1 rated, 1 already solved (nothing to rate)")
+
+
 def test_rate_a_batch_in_order(capsys, tmp_path, singles_only) -> None:
     path = tmp_path / "puzzles.txt"
     path.write_text("\n".join([EASY, "11" + "0" * 79, DIABOLICAL, SEVERAL, "123"]) + "\n")

@@ -62,11 +62,6 @@ def test_a_rating_takes_grids_pencil_marks_and_arrays() -> None:
     assert grid.line() == EASY  # rating a grid leaves it as it was
 
 
-def test_a_full_grid_is_easy_with_no_steps() -> None:
-    rating = rate(SOLUTION)
-    assert (rating.rating, rating.level, rating.hardest, rating.steps) == (0.0, "easy", None, 0)
-
-
 def test_a_puzzle_the_techniques_cannot_finish_gets_no_number(singles_only) -> None:
     rating = rate(DIABOLICAL)
     assert not rating.solved and rating.rating is None and rating.level is None
@@ -246,3 +241,6 @@ def test_the_rating_path_leaves_out_what_sudoku_explainer_lacks() -> None:
 def test_a_solved_grid_says_so_rather_than_rate_nothing() -> None:
     rating = rate(SOLUTION)
     assert rating.steps == 0 and rating.text() == "already solved: no step to rate"
+    assert rating.already_solved and rating.solved  # not a puzzle of 0.0, easy, as it was
+    assert (rating.rating, rating.level, rating.hardest) == (None, None, None)
+    assert not rate(EASY).already_solved

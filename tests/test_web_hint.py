@@ -358,3 +358,5 @@ def test_rate(client) -> None:
     for bad in ({"puzzle": "11" + "0" * 79}, {"puzzle": "0" * 81}, {"nothing": 1}):
         response = client.post("/api/rate", json=bad)
         assert response.status_code == 422 and response.json()["error"]
+    full = client.post("/api/rate", json={"puzzle": SOLUTION}).json()  # was 0.0, easy
+    assert (full["rating"], full["level"], full["solved"], full["steps"]) == (None, None, True, 0)

@@ -46,7 +46,8 @@ class Record:
     print), and the person's entries checked against the solution: `wrong_entries` and
     `unsure_entries`, cell names separated by spaces ("r3c4 r5c1"; empty when there is none).
     `rating` and `level` (Sudoku Explainer scale and its word) come from the logical solver when
-    the batch is run with rating on. `status` is solved, no solution, several solutions or
+    the batch is run with rating on (None for a puzzle the techniques cannot finish or a grid
+    already full). `status` is solved, no solution, several solutions or
     error, and `error` then says why in one line. Built by keyword; a field an item does not
     have (a puzzle's `read`, a photo's `line`) is None, the default of the optional ones.
     """

@@ -177,7 +177,7 @@ def failed(unit: Unit, message: str, encoding: str | None) -> Done:
 
 def _rating(line: str, status: str, rated: bool) -> tuple[float | None, str | None]:
     """Rating and level of a solved puzzle's line when asked for (null for a puzzle the
-    techniques cannot finish)."""
+    techniques cannot finish, and for a grid already full: nothing to rate)."""
     if not rated or status != "solved":
         return None, None
     from sudoku_lens.logic import rate

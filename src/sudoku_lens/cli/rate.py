@@ -2,9 +2,11 @@
 
 A batch like `solve`'s (the same --jobs, progress bar and -o; see `cli/jobs.py`): each row is
 the puzzle and its rating (`<81 digits>  7.1 expert aic (54 steps)`), or why it has none, in
-input order; `--json` prints one object per puzzle. Exit code 0 only when every puzzle is rated,
-1 when one is not (the techniques could not finish it, or it is illegal or not unique), 2 when
-the input holds no puzzle or a single puzzle given inline cannot be rated at all.
+input order; `--json` prints one object per puzzle. A grid already solved has nothing to rate:
+its row says so (`already solved: no step to rate`; in JSON rating and level null, solved true,
+steps 0), as `explain` does, and it is not counted as rated. Exit code 0 only when every puzzle
+is rated (or already solved), 1 when one is not (the techniques could not finish it), 2 when one
+is illegal or not unique, or the input holds no puzzle.
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ def add_parser(subparsers: Any) -> None:
         "--json",
         action="store_true",
         help="one JSON object per puzzle: puzzle, rating, level, hardest, steps, seconds, solved "
-        "(rating and level null when not finished; error for a puzzle that cannot be rated)",
+        "(rating and level null when not finished, or for a grid already solved: solved true, "
+        "steps 0; error for a puzzle that cannot be rated)",
     )
     parser.add_argument(
         "--jobs", type=jobs_type, default=1, metavar="N", help="rate in N processes (default 1)"
@@ -92,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
             parts = _reported(map(rate_records, chunks), progress)
     records = iter(record for part in parts for record in part)
     rows: list[str] = []
-    tally = {"rated": 0, "unfinished": 0, "error": 0}
+    tally = {"rated": 0, "already solved": 0, "unfinished": 0, "error": 0}
     for entry in entries:
         if entry.line is None:
             record: dict[str, Any] = {"puzzle": entry.text, "error": entry.error}
@@ -100,18 +103,28 @@ def run(args: argparse.Namespace) -> int:
             record = next(records)
         if len(entries) == 1 and args.output is None and "error" in record:
             raise SudokuLensError(record["error"])
-        kind = "error" if "error" in record else "rated" if record["solved"] else "unfinished"
-        tally[kind] += 1
+        tally[_kind(record)] += 1
         rows.append(json.dumps(record) if args.json else _row(record))
     write_rows(rows, args.output)
     seconds = time.perf_counter() - start
+    full = tally["already solved"]
     print(
         f"{len(entries)} puzzle{'' if len(entries) == 1 else 's'}: {tally['rated']} rated, "
-        f"{tally['unfinished']} not finished by "
+        + (f"{full} already solved (nothing to rate), " if full else "")
+        + f"{tally['unfinished']} not finished by "
         f"the techniques, {tally['error']} unreadable, illegal or not unique; {seconds:.2f} s",
         file=sys.stderr,
     )
     return exit_code(bad_input=tally["error"], unsolved=tally["unfinished"])
+
+
+def _kind(record: dict[str, Any]) -> str:
+    """How a puzzle's record counts in the summary: rated, already solved, unfinished, error."""
+    if "error" in record:
+        return "error"
+    if record["rating"] is not None:
+        return "rated"
+    return "already solved" if record["solved"] else "unfinished"
 
 
 def _reported(parts: Any, progress: Any) -> list[list[dict[str, Any]]]:

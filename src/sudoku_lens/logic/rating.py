@@ -10,7 +10,8 @@ against Sudoku Explainer's own ratings (see `sudoku_lens.logic.calibration` and
 the library's `explain` take the whole catalog instead and may find an easier route.
 
 A puzzle the techniques cannot finish gets no number: `Rating.rating` is None and the text says
-where the techniques stopped, rather than a rating that would look real.
+where the techniques stopped, rather than a rating that would look real. Nor does a grid already
+full, which has no step to rate (`Rating.already_solved`): it is not an easy puzzle of 0.0.
 """
 
 from __future__ import annotations
@@ -245,9 +246,9 @@ class Rating:
     """The placed digits rated from, as an 81-character line (0 for empty)."""
     rating: float | None
     """The hardest step's rating on the Sudoku Explainer scale; None when the techniques could
-    not finish the puzzle."""
+    not finish the puzzle, or it was already solved (no step to rate)."""
     level: str | None
-    """easy, medium, hard, expert or extreme (see `LEVELS`); None when not finished."""
+    """easy, medium, hard, expert or extreme (see `LEVELS`); None when there is no rating."""
     hardest: str | None
     """The technique of the hardest step (so far, when not finished); None without steps."""
     steps: int
@@ -256,13 +257,19 @@ class Rating:
     """Time spent checking the puzzle and explaining it."""
 
     @property
+    def already_solved(self) -> bool:
+        """True when the grid rated was full: there was no step to take, so no rating."""
+        return "0" not in self.puzzle
+
+    @property
     def solved(self) -> bool:
-        """True when the techniques took the puzzle to its solution."""
-        return self.rating is not None
+        """True when the techniques took the puzzle to its solution (or it was already solved)."""
+        return self.rating is not None or self.already_solved
 
     def to_json(self) -> dict[str, Any]:
         """`{"puzzle", "rating", "level", "hardest", "steps", "seconds", "solved"}`; rating and
-        level are null for a puzzle the techniques could not finish."""
+        level are null for a puzzle the techniques could not finish (`solved` false) and for a
+        grid already solved (`solved` true, `steps` 0)."""
         return {
             "puzzle": self.puzzle,
             "rating": self.rating,
@@ -275,11 +282,11 @@ class Rating:
 
     def text(self) -> str:
         """One line for people: `7.1 expert aic (54 steps)`, or why there is no rating."""
+        if self.already_solved:
+            return "already solved: no step to rate"
         if self.rating is None:
             hardest = f"; hardest so far: {self.hardest}" if self.hardest else ""
             return f"unrated: no technique applies after {self.steps} steps{hardest}"
-        if self.hardest is None:
-            return "already solved: no step to rate"
         return f"{self.rating:.1f} {self.level} {self.hardest} ({self.steps} steps)"
 
 
@@ -293,7 +300,8 @@ def rated_explanation(puzzle: Any) -> tuple[Rating, Explanation]:
     """A puzzle's rating and the path it is taken on (`rated_path`), each step at its
     calibrated rating: the rating is the highest of them, `hardest` the technique of the first
     step that has it, `steps` the path's length. `sudoku-lens explain` prints this path and
-    `rate` its rating, so the two agree. Takes and raises what `rate` does."""
+    `rate` its rating, so the two agree; a grid already solved has no rating (None) and no
+    steps. Takes and raises what `rate` does."""
     start = time.perf_counter()
     grid = as_state(puzzle)
     checked_solution(grid)
@@ -302,9 +310,9 @@ def rated_explanation(puzzle: Any) -> tuple[Rating, Explanation]:
     hardest = max(path.steps, key=lambda step: step.rating, default=None)
     name = hardest.technique if hardest is not None else None
     seconds = time.perf_counter() - start
-    if not path.solved:
+    if hardest is None or not path.solved:  # no step to rate (already solved), or stuck
         return Rating(grid.line(), None, None, name, len(path.steps), seconds), path
-    top = hardest.rating if hardest is not None else 0.0
+    top = hardest.rating
     return Rating(grid.line(), top, level_of(top), name, len(path.steps), seconds), path
 
 

@@ -222,13 +222,17 @@ class RateResult(BaseModel):
 
     puzzle: str
     rating: float | None = Field(
-        description="Sudoku Explainer scale; null when the techniques cannot finish the puzzle"
+        description="Sudoku Explainer scale; null when the techniques cannot finish the puzzle, "
+        "or for a grid already solved (solved true, steps 0: nothing to rate)"
     )
     level: str | None = Field(examples=["easy", "medium", "hard", "expert", "extreme"])
     hardest: str | None = Field(description="the technique of the hardest step")
     steps: int
     seconds: float
-    solved: bool = Field(description="false when the techniques stopped before the solution")
+    solved: bool = Field(
+        description="false when the techniques stopped before the solution; true for a grid "
+        "already solved"
+    )
 
 
 HINT_BODY = {

@@ -557,7 +557,9 @@ async function showRating(puzzle) {
   const rating = $("rating");
   rating.textContent =
     body.rating === null
-      ? "Difficulty: not rated (the techniques stop before the end)."
+      ? body.solved
+        ? "Difficulty: nothing to rate (the grid is already solved)."
+        : "Difficulty: not rated (the techniques stop before the end)."
       : `Difficulty: ${capitalise(body.level)}, ${body.rating.toFixed(1)} on the Sudoku Explainer scale (hardest step: ${body.hardest.replaceAll("-", " ")}).`;
   rating.dataset.rating = body.rating === null ? "" : String(body.rating);
   rating.hidden = false;
