@@ -901,6 +901,32 @@ def test_a_loop_of_links_in_a_folder_is_passed_over(tmp_path: Path, capsys) -> N
     capsys.readouterr()
 
 
+def test_a_file_in_a_folder_named_as_a_photo_that_holds_none_gives_an_error_record(
+    tmp_path: Path, capsys
+) -> None:
+    """Ten photos dropped in a folder, one of them empty, gave nine records and no word: the
+    same file named alone gets an 'is empty' record. Hidden files (a Mac's `._a.jpg`) and files
+    not named as pictures are still passed over."""
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    shutil.copy(EXAMPLE_PATH, folder / "a.jpg")
+    (folder / "._a.jpg").write_bytes(b"\0\5\x16\x07 Mac metadata")
+    (folder / "b.jpg").write_bytes(b"")
+    (folder / "c.PNG").write_text("not a picture")
+    (folder / "notes.txt").write_text("not a picture either")
+    results = tmp_path / "results.jsonl"
+    assert main(["batch", str(folder), "-o", str(results)]) == 2
+    records = records_of(results)
+    assert [(Path(r["source"]).name, r["status"]) for r in records] == [
+        ("a.jpg", "solved"),
+        ("b.jpg", "error"),
+        ("c.PNG", "error"),
+    ]
+    assert records[1]["error"] == f"{folder / 'b.jpg'} is empty"
+    assert records[2]["error"].startswith(f"{folder / 'c.PNG'} is not an image (expected JPEG")
+    capsys.readouterr()
+
+
 def test_an_empty_file_named_as_input_gives_an_error_record(tmp_path: Path, capsys) -> None:
     empty = tmp_path / "empty.jpg"
     empty.write_bytes(b"")

@@ -1,7 +1,9 @@
 """Expand batch inputs into a stream of units of work, lazily, in a fixed order.
 
 An input is a photo, a folder (walked recursively in name order; image files recognised by their
-content, other files ignored), a glob pattern (`scans/**/*.jpg`, matches in name order), a text
+content, and files named as images that hold none, which give an error record, as they would
+named alone, rather than vanish from the results; other files and hidden ones passed over), a
+glob pattern (`scans/**/*.jpg`, matches in name order), a text
 file listing paths (one per line, relative to the list's folder; each may be a photo, a folder, a
 pattern or a puzzle file), or a puzzle file (one puzzle per line, or 9-row grids). A text file is
 a list of paths when its first line that is not blank or a `#` comment is not puzzle text and
@@ -28,7 +30,7 @@ from sudoku_lens.batch.records import printable
 from sudoku_lens.batch.work import PhotoUnit, PuzzleUnit, Unit
 from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.puzzle.text import MAX_LINE_BYTES, grid_row_cells
-from sudoku_lens.read.formats import HEAD_BYTES, image_format, unsupported_format
+from sudoku_lens.read.formats import HEAD_BYTES, IMAGE_SUFFIXES, image_format, unsupported_format
 from sudoku_lens.solve._core import count_newlines
 
 MAX_PATH_BYTES = 4096
@@ -97,7 +99,7 @@ def expand(
     for name in names:
         if not _exists(name) and not (glob.has_magic(name) and _first_match(name)):
             raise SudokuLensError(f"no such file or folder, and no file matches: {name}")
-        if os.path.isdir(name) and next(_walk(name), None) is None:
+        if os.path.isdir(name) and next(_walk(name, misnamed=False), None) is None:
             raise SudokuLensError(
                 f"no photos in the folder {name} (folders are searched for images only: "
                 "name puzzle files themselves)"
@@ -167,17 +169,26 @@ def _expand_one(
                 yield PhotoUnit(printable(f"{name}:{number}"), "", None, message)
 
 
-def _walk(folder: str) -> Iterator[str]:
-    """Image files under `folder`, recursively, in name order (by content, not by name)."""
+def _walk(folder: str, *, misnamed: bool = True) -> Iterator[str]:
+    """Image files under `folder`, recursively, in name order: by content, and with `misnamed`
+    also the files named as images (IMAGE_SUFFIXES) that hold none, an empty `scan.jpg` say,
+    so that they give an error record instead of vanishing; not hidden ones (`._scan.jpg`, the
+    metadata a Mac leaves beside each file copied)."""
     try:
         entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
     except OSError:
         return
     for entry in entries:
         if entry.is_dir(follow_symlinks=False):
-            yield from _walk(entry.path)
-        elif _is_file(entry) and _is_image(entry.path):
+            yield from _walk(entry.path, misnamed=misnamed)
+        elif _is_file(entry) and (
+            _is_image(entry.path) or (misnamed and _named_as_image(entry.name))
+        ):
             yield entry.path
+
+
+def _named_as_image(name: str) -> bool:
+    return not name.startswith(".") and os.path.splitext(name)[1].lower() in IMAGE_SUFFIXES
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:

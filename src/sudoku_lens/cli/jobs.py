@@ -55,8 +55,8 @@ def check_text_output(output: str | None, example: str = "solutions.txt") -> Non
     """Refuse, before any work, a path the text of a run over puzzles cannot be written to (a
     folder, a missing folder: `check_output_path`, `example` naming a file as it should be) or
     a picture's name."""
-    from sudoku_lens.cli.solve_photo import IMAGE_SUFFIXES
     from sudoku_lens.outputs import check_output_path
+    from sudoku_lens.read.formats import IMAGE_SUFFIXES
 
     if output is None:
         return

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     import cv2
     from tqdm import tqdm
 
-    from sudoku_lens.cli.solve_photo import IMAGE_SUFFIXES, holds_an_image
+    from sudoku_lens.cli.solve_photo import holds_an_image
     from sudoku_lens.errors import SudokuLensError
     from sudoku_lens.live import LiveSolver
     from sudoku_lens.live.stream import (
@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         open_window,
         run_stream,
     )
+    from sudoku_lens.read.formats import IMAGE_SUFFIXES
     from sudoku_lens.read.image_io import quiet_opencv
 
     show = bool(args.show)

@@ -15,36 +15,12 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from sudoku_lens.errors import SudokuLensError
-from sudoku_lens.read.formats import HEAD_BYTES, image_format, unsupported_format
+from sudoku_lens.read.formats import HEAD_BYTES, IMAGE_SUFFIXES, image_format, unsupported_format
 
 if TYPE_CHECKING:
     import numpy as np
 
     from sudoku_lens.pipeline import PhotoSolution
-
-IMAGE_SUFFIXES = frozenset(
-    [
-        ".jpg",
-        ".jpeg",
-        ".jpe",
-        ".jfif",
-        ".png",
-        ".bmp",
-        ".dib",
-        ".gif",
-        ".webp",
-        ".tif",
-        ".tiff",
-        ".pbm",
-        ".pgm",
-        ".ppm",
-        ".pnm",
-        ".heic",
-        ".heif",
-        ".avif",
-    ]
-)
-"""File name endings taken as photos even when the content is not recognised (to say why)."""
 
 
 def looks_like_image(path: str | os.PathLike[str]) -> bool:

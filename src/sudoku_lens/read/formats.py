@@ -18,6 +18,31 @@ MAX_BYTES = 50 * 1024 * 1024
 HEAD_BYTES = 32
 """How many leading bytes `image_format` and `unsupported_format` need."""
 
+IMAGE_SUFFIXES = frozenset(
+    [
+        ".jpg",
+        ".jpeg",
+        ".jpe",
+        ".jfif",
+        ".png",
+        ".bmp",
+        ".dib",
+        ".gif",
+        ".webp",
+        ".tif",
+        ".tiff",
+        ".pbm",
+        ".pgm",
+        ".ppm",
+        ".pnm",
+        ".heic",
+        ".heif",
+        ".avif",
+    ]
+)
+"""File name endings taken as photos even when the content is not recognised, to say why it
+cannot be read rather than pass it over or take it for puzzle text."""
+
 
 def image_format(head: bytes) -> str | None:
     """Name of the decodable image format that `head` (a file's first bytes) begins, or None."""
