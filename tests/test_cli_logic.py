@@ -244,6 +244,30 @@ def test_hint_on_a_photo_draws_into_it(capsys, tmp_path) -> None:
     assert (drawn[: photo.shape[0]] != photo).any()
 
 
+def test_hint_on_a_photo_as_json_names_the_digits_it_corrected(capsys, monkeypatch) -> None:
+    """As solve --json and /api/hint do ("r3c4" names); hint --json had no corrected_cells,
+    only a line on stderr."""
+    import dataclasses
+
+    from sudoku_lens.read import reader
+
+    reading = reader.read_photo(EXAMPLE)
+    r, c = (int(v) for v in np.argwhere(reading.givens > 0)[0])
+    truth = int(reading.grid[r, c])
+    wrongly = truth % 9 + 1
+    grid, probabilities = reading.grid.copy(), reading.probabilities.copy()
+    grid[r, c] = wrongly
+    probabilities[r, c] = 0.0
+    probabilities[r, c, [wrongly, truth]] = (0.6, 0.4)
+    misread = dataclasses.replace(reading, grid=grid, probabilities=probabilities)
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: misread)
+    code, out, err = run(["hint", str(EXAMPLE), "--json"], capsys)
+    step = json.loads(out)
+    assert code == 0 and step["corrected_cells"] == [f"r{r + 1}c{c + 1}"]
+    assert step["wrong_entries"] == step["unsure_entries"] == []
+    assert err == f"sudoku-lens: corrected misread digits at r{r + 1}c{c + 1}\n"
+
+
 def test_hint_on_an_image_without_a_grid_exits_2(capsys, tmp_path) -> None:
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((300, 400, 3), 255, np.uint8))

@@ -96,14 +96,22 @@ class PhotoHint:
             )
         }
 
+    def photo_json(self) -> dict[str, list[Any]]:
+        """What a photo's hint adds to its step's JSON, in `hint PHOTO --json` and `POST
+        /api/hint` alike: `corrected_cells` (the cells the repair changed, named "r3c4" as
+        `solve --json` names them) and `checked_json`'s entries."""
+        return {
+            "corrected_cells": [cell_name(int(r) * 9 + int(c)) for r, c in self.corrected_cells],
+            **self.checked_json(),
+        }
+
     def to_json(self) -> dict[str, Any]:
         """The reading's grid and corners, the state, the wrong entries and the steps."""
         return {
             "grid": self.state.line(),
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.reading.corners],
             "rotation": int(self.reading.rotation),
-            "corrected_cells": [cell_name(int(r) * 9 + int(c)) for r, c in self.corrected_cells],
-            **self.checked_json(),
+            **self.photo_json(),
             "steps": [step.to_json() for step in self.steps],
             "seconds": round(self.timings.get("total", 0.0), 4),
         }

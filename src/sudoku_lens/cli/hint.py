@@ -199,7 +199,8 @@ def _write(
 def _print(
     steps: list[Step], args: argparse.Namespace, complete: bool, found: PhotoHint | None
 ) -> None:
-    """Print the steps; a photo's single step in JSON also names the entries left out of it
+    """Print the steps; a photo's single step in JSON also names the cells the repair changed
+    (`corrected_cells`: "r3c4", as `solve --json` names them) and the entries left out of it
     (`wrong_entries`, `unsure_entries`: `{"cell": "r3c4", "written": 5}` each), as
     `POST /api/hint` does."""
     if args.json:
@@ -208,7 +209,7 @@ def _print(
             return
         record = steps[0].to_json() if steps else {"technique": None}
         if found is not None:
-            record |= found.checked_json()
+            record |= found.photo_json()
         print(json.dumps(record))
         return
     if complete:

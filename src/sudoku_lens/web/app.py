@@ -35,7 +35,6 @@ from sudoku_lens.errors import ImageError, SudokuLensError
 from sudoku_lens.live import LiveSolver
 from sudoku_lens.pipeline import solve_photo
 from sudoku_lens.puzzle import grid_json, parse_puzzle
-from sudoku_lens.puzzle.text import cell_name
 from sudoku_lens.read.formats import MAX_BYTES, SUPPORTED, image_format, unsupported_format
 from sudoku_lens.read.image_io import load_image, quiet_opencv
 from sudoku_lens.read.reader import corners_json, read_photo
@@ -643,8 +642,7 @@ def _photo_hint_json(data: bytes, fields: dict[str, str], name: str) -> dict[str
     payload = _hint_payload(found.state, found.step)
     payload["image"] = encode_jpeg_data_url(found.image)
     payload["corners"] = corners_json(found.reading.corners)
-    payload["corrected_cells"] = [cell_name(int(r) * 9 + int(c)) for r, c in found.corrected_cells]
-    payload |= found.checked_json()
+    payload |= found.photo_json()
     payload["after"]["entries"] = found.entries_after()
     return payload
 
