@@ -409,7 +409,7 @@ def test_cli_writes_the_annotated_video_and_prints_json(
     out = tmp_path / "out.mp4"
     assert main(["live", "--video", str(path), "--output", str(out), "--json"]) == 0
     stats = json.loads(capsys.readouterr().out)
-    assert stats["frames"] == len(video) == frame_count(out)
+    assert stats["frames"] == len(video) == frame_count(out) and stats["stopped"] is False
     assert stats["frames_with_grid"] >= 10
     assert 8 <= stats["frames_solved"] <= 12
     assert stats["fps"] > 0
@@ -480,7 +480,8 @@ def test_cli_stopped_with_ctrl_c_does_not_call_the_video_damaged(
     assert main(["live", "--video", str(path), "--output", str(out), "--json"]) == 0
     captured = capsys.readouterr()
     assert captured.err == "sudoku-lens: stopped\n"
-    assert json.loads(captured.out)["frames"] == stop_at < len(video)
+    stats = json.loads(captured.out)  # a script can tell it from a whole run: it had no flag
+    assert stats["frames"] == stop_at < len(video) and stats["stopped"] is True
     assert frame_count(out) == stop_at
 
 

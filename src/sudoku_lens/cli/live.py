@@ -30,7 +30,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument("--video", metavar="IN.mp4", help="video file to process")
     parser.add_argument("--output", "-o", metavar="OUT.mp4", help="write the annotated video")
     parser.add_argument("--show", action="store_true", help="show the annotated frames in a window")
-    parser.add_argument("--json", action="store_true", help="print the counts as a JSON object")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print the counts as a JSON object: frames, frames_with_grid, frames_solved, fps, "
+        "seconds, puzzles (puzzle, solution, first_frame), stopped (true when stopped with "
+        "Ctrl+C or q / Esc before the end)",
+    )
     parser.set_defaults(run=run)
 
 

@@ -69,7 +69,8 @@ class LiveStats:
                 )
 
     def to_json(self) -> dict[str, object]:
-        """The counts as a JSON-ready object."""
+        """The counts as a JSON-ready object, with `stopped`: whether the person stopped the
+        stream before its end, so that a script can tell a run cut short from a whole one."""
         return {
             "frames": self.frames,
             "frames_with_grid": self.frames_with_grid,
@@ -77,6 +78,7 @@ class LiveStats:
             "fps": round(self.fps, 2),
             "seconds": round(self.seconds, 3),
             "puzzles": self.puzzles,
+            "stopped": self.stopped,
         }
 
     def summary(self) -> str:
