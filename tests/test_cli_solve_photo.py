@@ -94,10 +94,15 @@ def test_not_an_image_is_an_image_error(tmp_path: Path) -> None:
 
 
 def test_blank_photo_is_grid_not_found(tmp_path: Path) -> None:
+    """The error line says where the stage pictures are, for they show why (it did not)."""
     path = tmp_path / "blank.png"
     cv2.imwrite(str(path), np.full((300, 400, 3), 255, np.uint8))
-    with pytest.raises(GridNotFoundError):
+    with pytest.raises(GridNotFoundError) as error:
         run_photo(parse([str(path), "--debug", str(tmp_path / "debug")]))
+    assert str(error.value) == (
+        "no Sudoku grid found in the image (the pictures of the stages reached are in "
+        f"{tmp_path / 'debug'})"
+    )
     assert (tmp_path / "debug" / "1-binarised.png").is_file()
     assert (tmp_path / "debug" / "2-outlines.png").is_file()
 

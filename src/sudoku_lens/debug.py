@@ -58,13 +58,16 @@ def solve_photo_with_pictures(
     check_only: bool = False,
 ) -> PhotoSolution:
     """`solve_photo` that also writes the stage pictures into `directory`, also when no grid is
-    found (then the pictures of the stages reached are written before the error is raised)."""
+    found: then the pictures of the stages reached are written, and the error (of the same
+    class) says where they are, for they are what shows why."""
     trace = GridSearch()
     try:
         photo = solve_photo(source, grid=grid, check_only=check_only, trace=trace)
-    except GridNotFoundError:
-        write_debug_pictures(directory, trace)
-        raise
+    except GridNotFoundError as exc:
+        if not write_debug_pictures(directory, trace):
+            raise
+        where = f"{exc} (the pictures of the stages reached are in {os.fspath(directory)})"
+        raise type(exc)(where) from exc
     write_debug_pictures(directory, trace, photo=photo)
     return photo
 
