@@ -274,6 +274,33 @@ def test_eval_command_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "argument --limit" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "400000805030000000000700000020000060000080400000010000000603070500200000104000000\n",
+        "# a bank\n017d664738d8 095008006030002000480000000073900050000304000060001790000000075"
+        "000400020900200830  7.1\n",
+        "5 3 . | . 7 . | . . .\n6 . . | 1 9 5 | . . .\n",
+    ],
+)
+def test_eval_of_a_puzzle_file_says_eval_takes_photos(
+    text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It said '400000805... has no .dat file beside it', taking the puzzle for a photo's name."""
+    bank = tmp_path / "bank.txt"
+    bank.write_text(text)
+    assert main(["eval", str(bank)]) == 2
+    assert capsys.readouterr().err == (
+        f"sudoku-lens: error: {bank} holds puzzles, not photos: eval reads photos with their "
+        ".dat files (a folder of imageN.jpg and imageN.dat, or a text file listing the photos); "
+        "solve and rate take puzzle files\n"
+    )
+    listing = tmp_path / "list.txt"  # a list of photos still names the photo without its .dat
+    listing.write_text("image7.jpg\n")
+    assert main(["eval", str(listing)]) == 2
+    assert f"{tmp_path / 'image7.jpg'} has no .dat file beside it" in capsys.readouterr().err
+
+
 def test_read_command(wicht_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     photo = wicht_data / "printed" / "image1083.jpg"
     assert main(["read", str(photo), "--json"]) == 0

@@ -27,6 +27,8 @@ from sudoku_lens.read.dataset import read_dat as read_dat_grid
 from sudoku_lens.read.kinds import HANDWRITTEN, KIND_CHARS, KIND_NAMES, kinds_text
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+PUZZLE_CHARACTERS = frozenset("0123456789.|+- \t")
+"""What the rows of puzzle text are made of (see `is_puzzle_text`)."""
 
 
 class EvaluationError(SudokuLensError, ValueError):
@@ -219,6 +221,12 @@ def list_photos(source: str | Path, split: str = "all", limit: int | None = None
             line = line.strip()
             if line and not line.startswith("#"):
                 photo = Path(line) if Path(line).is_absolute() else source.parent / line
+                if not photo.exists() and is_puzzle_text(line):
+                    raise EvaluationError(
+                        f"{source} holds puzzles, not photos: eval reads photos with their .dat "
+                        "files (a folder of imageN.jpg and imageN.dat, or a text file listing "
+                        "the photos); solve and rate take puzzle files"
+                    )
                 if not photo.with_suffix(".dat").is_file():
                     raise EvaluationError(f"{photo} has no .dat file beside it")
                 photos.append(photo)
@@ -231,6 +239,15 @@ def list_photos(source: str | Path, split: str = "all", limit: int | None = None
     if not photos:
         raise EvaluationError(f"no photos with .dat files in {source} (split {split})")
     return photos
+
+
+def is_puzzle_text(line: str) -> bool:
+    """Whether a line of a list of photos is puzzle text instead (a puzzle, a row of a 9-row
+    grid, a bank's line with its id and rating), so that a puzzle file given for a list is
+    called one, not taken for 81 missing photos."""
+    from sudoku_lens.puzzle.text import read_puzzles
+
+    return set(line) <= PUZZLE_CHARACTERS or any(e.line for e in read_puzzles(line))
 
 
 def evaluate_photo(
