@@ -774,13 +774,13 @@ def test_a_photo_hint_draws_an_earlier_hints_digit_over_pencil_notes_on_paper(
     from sudoku_lens.hints import hint_photo
     from sudoku_lens.read import reader
 
-    monkeypatch.setattr(reader, "read_photo", lambda source: reading)
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
     entries = answer_reading(reading).entries.copy()
     (r, c) = (int(v) for v in np.argwhere(reading.kinds == NOTES)[0])
     entries[r, c] = sample.photo.solution[r, c]
     found = hint_photo(sample.photo.image, entries=entries)
     assert found.step is not None
-    monkeypatch.setattr(reader, "read_photo", lambda source: without_notes(reading))
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: without_notes(reading))
     plain = hint_photo(sample.photo.image, entries=entries).image
     height = answer_reading(reading, entries=entries).digit_height
     unmarked = draw_step(
