@@ -9,6 +9,7 @@ Screenshots go to the system temp folder (`sudoku-lens-web-*.png`) for a look by
 from __future__ import annotations
 
 import base64
+import contextlib
 import dataclasses
 import re
 import socket
@@ -381,6 +382,47 @@ def test_the_page_fits_a_phone_screen(browser, server, photo):
     assert box["width"] <= 390 and box["width"] >= 300
     page.screenshot(path=str(SHOTS / "sudoku-lens-web-phone.png"), full_page=True)
     context.close()
+
+
+# Phones as Playwright's device list describes them (viewport in CSS pixels).
+IPHONE_13 = {"width": 390, "height": 664}
+IPHONE_13_SIDEWAYS = {"width": 750, "height": 342}
+
+
+@contextlib.contextmanager
+def phone(browser, server: str, viewport: dict[str, int]) -> Iterator:
+    """A page on a touch screen of the size of `viewport`."""
+    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.set_default_timeout(TIMEOUT_MS)
+    tab.goto(server)
+    yield tab
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def test_a_phone_keypad_types_over_a_digit(browser, server, photo):
+    """A phone's on-screen keypad sends the digit as text, not as a key press: after a tap on a
+    printed digit read wrong, the digit typed replaces it (the tap put the caret beside the old
+    digit and the one-character limit dropped the new one, so no misread could be fixed)."""
+    shot, path = photo
+    puzzle = format_line(shot.puzzle)
+    wrong_at, wrong = misread(puzzle)
+    with phone(browser, server, IPHONE_13) as tab:
+        upload(tab, path)
+        cell = tab.locator("#grid input").nth(wrong_at)
+        assert cell.get_attribute("inputmode") == "numeric"  # a keypad of digits
+        cell.tap()
+        tab.keyboard.insert_text(wrong)
+        expect(cell).to_have_value(wrong)
+        expect(tab.locator("#message")).to_contain_text("no solution")
+        assert "edited" in cell.get_attribute("class")
+        cell.tap()
+        tab.keyboard.insert_text(puzzle[wrong_at])
+        expect(cell).to_have_value(puzzle[wrong_at])
+        expect(tab.locator("#message")).to_contain_text("Solved")
 
 
 def test_camera_mode_draws_the_answer_on_the_live_picture(page, video):

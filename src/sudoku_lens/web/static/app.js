@@ -99,7 +99,6 @@ function buildGrid() {
     input.type = "text";
     input.inputMode = "numeric";
     input.autocomplete = "off";
-    input.maxLength = 1;
     input.dataset.index = String(i);
     input.setAttribute("aria-label", `Row ${Math.floor(i / 9) + 1}, column ${(i % 9) + 1}`);
     input.addEventListener("keydown", onCellKey);
@@ -113,6 +112,9 @@ function buildGrid() {
       editor.selected = i;
       renderKindButton();
     });
+    // A tap puts the caret where the finger was, after the focus: select the digit again, so
+    // that a phone's keypad types over it and its delete key empties the cell.
+    input.addEventListener("click", () => input.setSelectionRange(0, input.value.length));
     grid.append(input);
     editor.inputs.push(input);
   }
@@ -145,11 +147,12 @@ function onCellKey(event) {
 }
 
 function onCellInput(event) {
-  // Virtual keyboards may not send usable key events: take the last digit typed; an emptied
-  // cell is cleared, and a letter or sign (a slip on a phone's keypad) changes nothing.
+  // Virtual keyboards may not send usable key events: take the last digit typed (what was
+  // inserted, wherever the caret stood beside the cell's old digit); an emptied cell is
+  // cleared, and a letter or sign (a slip on a phone's keypad) changes nothing.
   const index = Number(event.target.dataset.index);
   const value = event.target.value;
-  const digits = value.replace(/[^0-9]/g, "");
+  const digits = (event.data ?? value).replace(/[^0-9]/g, "");
   if (value && !digits) {
     renderGrid();
     return;
