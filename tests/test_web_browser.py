@@ -425,6 +425,27 @@ def test_a_phone_keypad_types_over_a_digit(browser, server, photo):
         expect(tab.locator("#message")).to_contain_text("Solved")
 
 
+@pytest.mark.parametrize("viewport", [IPHONE_13, IPHONE_13_SIDEWAYS], ids=["upright", "sideways"])
+def test_buttons_tabs_and_the_switch_are_big_enough_to_tap(browser, server, photo, viewport):
+    """Every button, tab and switch of the photo mode is at least 44 x 44 pixels on a phone, the
+    least a fingertip hits surely (the tabs were 40 tall, and the check-only switch 24 where its
+    words fit one line). The grid's cells are left out: nine of 44 do not fit 390 pixels."""
+    with phone(browser, server, viewport) as tab:
+        upload(tab, photo[1])
+        sizes = tab.eval_on_selector_all(
+            "button, [role=tab], label.button, label.switch",
+            """(elements) => elements
+                .map((e) => [e.id || e.textContent.trim(), e.getBoundingClientRect()])
+                .filter(([, box]) => box.width && box.height)
+                .map(([name, box]) => [name, Math.round(box.width), Math.round(box.height)])""",
+        )
+        names = {name for name, _, _ in sizes}
+        assert {"tab-photo", "tab-camera", "hint", "Choose a photo"} <= names
+        assert any("Check my entries only" in name for name in names)
+        small = [(name, w, h) for name, w, h in sizes if w < 44 or h < 44]
+        assert not small, small
+
+
 def test_camera_mode_draws_the_answer_on_the_live_picture(page, video):
     clip, _ = video
     page.click("#tab-camera")
