@@ -425,6 +425,21 @@ def test_a_phone_keypad_types_over_a_digit(browser, server, photo):
         expect(tab.locator("#message")).to_contain_text("Solved")
 
 
+def test_the_whole_grid_fits_a_phone_held_sideways(browser, server, photo):
+    """Held sideways a phone is 342 pixels tall: the grid (432 pixels wide and tall there) had
+    its bottom rows out of view while the top ones were read and typed into."""
+    with phone(browser, server, IPHONE_13_SIDEWAYS) as tab:
+        upload(tab, photo[1])
+        tab.locator("#grid").scroll_into_view_if_needed()
+        box = tab.locator("#grid").bounding_box()
+        assert box["height"] <= IPHONE_13_SIDEWAYS["height"], box
+        assert box["width"] >= 0.8 * IPHONE_13_SIDEWAYS["height"], box  # and no smaller
+        picture = tab.locator("#answer-image").bounding_box()
+        assert picture["height"] <= IPHONE_13_SIDEWAYS["height"], picture
+        assert tab.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+        tab.screenshot(path=str(SHOTS / "sudoku-lens-web-phone-sideways.png"))
+
+
 @pytest.mark.parametrize("viewport", [IPHONE_13, IPHONE_13_SIDEWAYS], ids=["upright", "sideways"])
 def test_buttons_tabs_and_the_switch_are_big_enough_to_tap(browser, server, photo, viewport):
     """Every button, tab and switch of the photo mode is at least 44 x 44 pixels on a phone, the
