@@ -461,6 +461,35 @@ def test_buttons_tabs_and_the_switch_are_big_enough_to_tap(browser, server, phot
         assert not small, small
 
 
+STALLED_DECODING = """() => {
+    // The browser's decoding of the photo waits until the test lets it go on.
+    const decode = window.createImageBitmap;
+    window.createImageBitmap = (...args) =>
+        new Promise((resolve, reject) => {
+            window.goOn = () => decode(...args).then(resolve, reject);
+        });
+}"""
+
+
+def test_reading_a_photo_shows_a_busy_message_at_once(page, photo):
+    """From the choice of a photo the page says it is reading it, with a turning ring: a phone
+    takes a moment to bring a big photo down and seconds to send it on mobile data, and the page
+    showed nothing until the photo was brought down, then a still line of text."""
+    shot, path = photo
+    page.evaluate(STALLED_DECODING)
+    page.set_input_files("#file-choose", str(path))
+    message = page.locator("#message")
+    expect(message).to_have_text("Reading the photo…")
+    expect(message).to_have_class(re.compile(r"\bbusy\b"))
+    ring = "() => getComputedStyle(document.querySelector('#message strong'), '::before')"
+    assert page.evaluate(f"{ring}.animationName") == "spin"
+    page.evaluate("() => window.goOn()")
+    expect(message).to_contain_text("Solved")
+    expect(message).not_to_have_class(re.compile(r"\bbusy\b"))
+    assert page.evaluate(f"{ring}.content") == "none"
+    assert grid_state(page)[0] == format_line(shot.puzzle)
+
+
 def test_camera_mode_draws_the_answer_on_the_live_picture(page, video):
     clip, _ = video
     page.click("#tab-camera")

@@ -365,6 +365,9 @@ function setBusy(busy) {
 
 async function loadPhoto(file) {
   if (!file) return;
+  // Bringing a large photo down takes a moment on a phone, sending it seconds on mobile data:
+  // the page says at once that it is at work.
+  showMessage("busy", "Reading the photo…");
   const sent = await shrunk(file);
   if (sent.size > maxUploadBytes) {
     showMessage("error", "This photo is too large.", `The limit is ${maxUploadBytes / 2 ** 20} MB.`);
@@ -378,7 +381,6 @@ async function loadPhoto(file) {
   editor.selected = -1;
   resetHints();
   renderKindButton();
-  showMessage("", "Reading the photo…");
   await solvePhoto(false);
 }
 
