@@ -93,10 +93,15 @@ def browser(video):
         instance.close()
 
 
-@pytest.fixture
-def page(browser, server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+@contextlib.contextmanager
+def opened_page(browser, server: str, init_script: str | None = None, **options) -> Iterator:
+    """The app's page in a browser context of its own (`options`: Playwright's, e.g. the
+    viewport), the camera allowed and `init_script` run before the page's own; any JavaScript
+    error on it fails the test."""
+    context = browser.new_context(**options)
     context.grant_permissions(["camera"], origin=server)
+    if init_script is not None:
+        context.add_init_script(init_script)
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -105,6 +110,12 @@ def page(browser, server):
     yield tab
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture
+def page(browser, server):
+    with opened_page(browser, server, viewport={"width": 1280, "height": 900}) as tab:
+        yield tab
 
 
 @pytest.fixture(scope="module")
@@ -389,18 +400,9 @@ IPHONE_13 = {"width": 390, "height": 664}
 IPHONE_13_SIDEWAYS = {"width": 750, "height": 342}
 
 
-@contextlib.contextmanager
-def phone(browser, server: str, viewport: dict[str, int]) -> Iterator:
+def phone(browser, server: str, viewport: dict[str, int]) -> contextlib.AbstractContextManager:
     """A page on a touch screen of the size of `viewport`."""
-    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    tab.set_default_timeout(TIMEOUT_MS)
-    tab.goto(server)
-    yield tab
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    return opened_page(browser, server, viewport=viewport, is_mobile=True, has_touch=True)
 
 
 def test_a_phone_keypad_types_over_a_digit(browser, server, photo):
@@ -547,43 +549,38 @@ FAKE_CAMERA = """
 
 def test_edit_this_frame_waits_for_a_frame_with_a_grid(browser, server, photo):
     shot, path = photo
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_init_script(FAKE_CAMERA)
-    tab = context.new_page()
-    tab.set_default_timeout(TIMEOUT_MS)
-    tab.goto(server)
-    tab.click("#tab-camera")
-    snap = tab.locator("#camera-snap")
-    expect(snap).to_be_disabled()
-    tab.click("#camera-toggle")
-    # Frames of bare paper have been read: no grid, so nothing to edit, and the button says so.
-    tab.wait_for_selector("#camera-view[data-state=searching]")
-    tab.wait_for_function(
-        "() => parseFloat(document.getElementById('camera-fps').dataset.fps || '0') > 0"
-    )
-    expect(snap).to_be_disabled()
-    expect(snap).to_have_text("No grid to edit yet")
-    tab.screenshot(path=str(SHOTS / "sudoku-lens-web-camera-no-grid.png"), full_page=True)
+    with opened_page(browser, server, FAKE_CAMERA, viewport={"width": 1280, "height": 900}) as tab:
+        tab.click("#tab-camera")
+        snap = tab.locator("#camera-snap")
+        expect(snap).to_be_disabled()
+        tab.click("#camera-toggle")
+        # Frames of bare paper have been read: no grid, so nothing to edit, and the button says so.
+        tab.wait_for_selector("#camera-view[data-state=searching]")
+        tab.wait_for_function(
+            "() => parseFloat(document.getElementById('camera-fps').dataset.fps || '0') > 0"
+        )
+        expect(snap).to_be_disabled()
+        expect(snap).to_have_text("No grid to edit yet")
+        tab.screenshot(path=str(SHOTS / "sudoku-lens-web-camera-no-grid.png"), full_page=True)
 
-    picture = base64.b64encode(path.read_bytes()).decode()
-    tab.evaluate("url => window.fakeCamera.show(url)", f"data:image/jpeg;base64,{picture}")
-    tab.wait_for_selector("#camera-view[data-state=solved]")
-    expect(snap).to_be_enabled()
-    expect(snap).to_have_text("Edit this frame")
+        picture = base64.b64encode(path.read_bytes()).decode()
+        tab.evaluate("url => window.fakeCamera.show(url)", f"data:image/jpeg;base64,{picture}")
+        tab.wait_for_selector("#camera-view[data-state=solved]")
+        expect(snap).to_be_enabled()
+        expect(snap).to_have_text("Edit this frame")
 
-    tab.evaluate("() => window.fakeCamera.show(null)")
-    tab.wait_for_selector("#camera-view[data-state=searching]")
-    expect(snap).to_be_disabled()
+        tab.evaluate("() => window.fakeCamera.show(null)")
+        tab.wait_for_selector("#camera-view[data-state=searching]")
+        expect(snap).to_be_disabled()
 
-    tab.evaluate("url => window.fakeCamera.show(url)", f"data:image/jpeg;base64,{picture}")
-    tab.wait_for_selector("#camera-view[data-state=solved]")
-    snap.click()
-    # The frame opens in the photo mode, read as the page it shows.
-    tab.wait_for_selector("#result:not([hidden])")
-    tab.wait_for_selector("#answer-frame[aria-busy=false]")
-    assert grid_state(tab)[0] == format_line(shot.puzzle)
-    expect(snap).to_be_disabled()
-    context.close()
+        tab.evaluate("url => window.fakeCamera.show(url)", f"data:image/jpeg;base64,{picture}")
+        tab.wait_for_selector("#camera-view[data-state=solved]")
+        snap.click()
+        # The frame opens in the photo mode, read as the page it shows.
+        tab.wait_for_selector("#result:not([hidden])")
+        tab.wait_for_selector("#answer-frame[aria-busy=false]")
+        assert grid_state(tab)[0] == format_line(shot.puzzle)
+        expect(snap).to_be_disabled()
 
 
 def test_edit_this_frame_opens_the_frame_read_not_the_video_as_it_is_then(browser, server, photo):
@@ -591,37 +588,32 @@ def test_edit_this_frame_opens_the_frame_read_not_the_video_as_it_is_then(browse
     after the picture was taken: the press opens that frame, even when the page has left the
     camera's view since (it opened the video as it was then: bare paper, no grid)."""
     shot, path = photo
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_init_script(FAKE_CAMERA)
-    tab = context.new_page()
-    tab.set_default_timeout(TIMEOUT_MS)
-    tab.goto(server)
-    tab.click("#tab-camera")
-    tab.click("#camera-toggle")
-    picture = base64.b64encode(path.read_bytes()).decode()
-    tab.evaluate("url => window.fakeCamera.show(url)", f"data:image/jpeg;base64,{picture}")
-    tab.wait_for_selector("#camera-view[data-state=solved]")
-    # The page leaves the view; the frames of bare paper taken since get no answer yet.
-    unanswered = []
+    with opened_page(browser, server, FAKE_CAMERA, viewport={"width": 1280, "height": 900}) as tab:
+        tab.click("#tab-camera")
+        tab.click("#camera-toggle")
+        picture = base64.b64encode(path.read_bytes()).decode()
+        tab.evaluate("url => window.fakeCamera.show(url)", f"data:image/jpeg;base64,{picture}")
+        tab.wait_for_selector("#camera-view[data-state=solved]")
+        # The page leaves the view; the frames of bare paper taken since get no answer yet.
+        unanswered = []
 
-    def no_answer(route) -> None:
-        unanswered.append(route.request.url)
-        route.abort()
+        def no_answer(route) -> None:
+            unanswered.append(route.request.url)
+            route.abort()
 
-    tab.route("**/api/live-frame*", no_answer)
-    tab.evaluate("() => window.fakeCamera.show(null)")
-    while len(unanswered) < 2:
-        tab.wait_for_timeout(50)
-    snap = tab.locator("#camera-snap")
-    expect(snap).to_be_enabled()
-    snap.click()
-    message = tab.locator("#message")
-    expect(message).not_to_have_text(re.compile("Reading the photo"))
-    expect(message).not_to_contain_text("No answer")
-    tab.wait_for_selector("#result:not([hidden])")
-    tab.wait_for_selector("#answer-frame[aria-busy=false]")
-    assert grid_state(tab)[0] == format_line(shot.puzzle)
-    context.close()
+        tab.route("**/api/live-frame*", no_answer)
+        tab.evaluate("() => window.fakeCamera.show(null)")
+        while len(unanswered) < 2:
+            tab.wait_for_timeout(50)
+        snap = tab.locator("#camera-snap")
+        expect(snap).to_be_enabled()
+        snap.click()
+        message = tab.locator("#message")
+        expect(message).not_to_have_text(re.compile("Reading the photo"))
+        expect(message).not_to_contain_text("No answer")
+        tab.wait_for_selector("#result:not([hidden])")
+        tab.wait_for_selector("#answer-frame[aria-busy=false]")
+        assert grid_state(tab)[0] == format_line(shot.puzzle)
 
 
 def test_hints_one_step_at_a_time_and_the_rating(page, photo):
