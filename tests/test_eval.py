@@ -107,6 +107,18 @@ def test_list_photos_from_folder_and_list(tmp_path: Path) -> None:
         list_photos(empty)
 
 
+def test_a_folder_lists_photos_in_every_format_the_reader_reads(tmp_path: Path) -> None:
+    """eval finds the photos a command reads (GIF, PNM, JPEG's other endings), not a shorter
+    list of its own."""
+    for number, suffix in enumerate((".gif", ".pnm", ".jfif", ".PNG"), 1):
+        (tmp_path / f"image{number}{suffix}").write_bytes(b"a photo")
+        (tmp_path / f"image{number}.dat").write_text("")
+    (tmp_path / "notes.txt").write_text("not a photo")
+    (tmp_path / "notes.dat").write_text("")
+    names = [p.name for p in list_photos(tmp_path)]
+    assert names == ["image1.gif", "image2.pnm", "image3.jfif", "image4.PNG"]
+
+
 @pytest.mark.usefixtures("fake_reader")
 def test_evaluation_counts(tmp_path: Path) -> None:
     photos = photo_set(tmp_path, [5, 6, 7, 8])

@@ -24,9 +24,9 @@ import numpy as np
 from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.read.dataset import grid_text, in_split, photo_kinds, photo_number
 from sudoku_lens.read.dataset import read_dat as read_dat_grid
+from sudoku_lens.read.formats import IMAGE_SUFFIXES
 from sudoku_lens.read.kinds import HANDWRITTEN, KIND_CHARS, KIND_NAMES, kinds_text
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 PUZZLE_CHARACTERS = frozenset("0123456789.|+- \t")
 """What the rows of puzzle text are made of (see `is_puzzle_text`)."""
 
