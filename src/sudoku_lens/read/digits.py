@@ -60,7 +60,10 @@ _FAR_REACH = 0.35
 """The same for a digit written against its cell's border, looked for when none is nearer."""
 _JOINED_SHARE = 0.85
 """Least share of a cell's darker ink that pieces joined through fainter ink must hold to be a
-digit when none of them alone is of a digit's size."""
+digit when none of them alone is of a digit's size (`_joined_share`)."""
+_ALONE = 0.95
+"""Least share of a cell's fainter ink that pieces joined through it must hold for the cell's
+darker ink alone, not its crop's margin too, to be weighed by _JOINED_SHARE (`_joined_share`)."""
 _PRESSED_CONTRAST = 2 * _MIN_CONTRAST
 """Least darkness of a cell's darkest ink (`_peaks`) for its digit to be grown through the strokes
 beside its lines (`_pressed_digit`): the marks an empty cell's noise and shading leave, most of
@@ -81,6 +84,8 @@ as too faint; every photo reads the same); of the 3,690 pen entries above, 688 a
 
 _MIDDLE = slice(WORK // 4, WORK - WORK // 4)
 """The middle of a crop, where a digit's strokes lie: the middle two thirds of the cell."""
+_CELL = slice(WORK // 6, WORK - WORK // 6)
+"""The cell itself inside a crop: the crop's margin holds its lines and the neighbours' edges."""
 _EVEN_LIGHT = 0.75
 """Least ratio of the darkest paper to the brightest in the middle of a crop for its light to be
 taken as even; below it a shadow's edge crosses the digit (`_lifted_shadow`). 55 of the 25,920
@@ -283,11 +288,13 @@ def _digit_masks(ink: np.ndarray, peaks: np.ndarray) -> list[np.ndarray | None]:
     a grid line, or into shading) is refused. When no piece of the darker ink is of a digit's
     size, the pieces joined through the fainter ink are chosen instead, if they hold nearly all
     of the darker ink (`_JOINED_SHARE`: a faint pen digit broken at its joins does, pencil notes,
-    small digits apart, do not). The crops' pieces are labelled side by side (`_labelled`).
+    small digits apart, do not), the cell's alone where they are all its ink (`_joined_share`).
+    The crops' pieces are labelled side by side (`_labelled`).
     """
     peaks = np.asarray(peaks)
     dark = ink > np.maximum(_DARK * peaks, _FLOOR)[:, None, None]
-    count, labels, _ = _labelled(ink > _faint(peaks)[:, None, None])
+    faint = ink > _faint(peaks)[:, None, None]
+    count, labels, _ = _labelled(faint)
     picked, found = _central_components(dark)
     grown = _linked(labels, count, picked)
     fits = _fits(grown)
@@ -297,9 +304,7 @@ def _digit_masks(ink: np.ndarray, peaks: np.ndarray) -> list[np.ndarray | None]:
         joined, joined_found = _central_components(
             _linked(labels, count, dark & lost[:, None, None])
         )
-        share = np.count_nonzero(joined & dark, axis=(1, 2)) / np.maximum(
-            np.count_nonzero(dark, axis=(1, 2)), 1
-        )
+        share = _joined_share(joined, dark, faint, labels)
     out: list[np.ndarray | None] = []
     for i, peak in enumerate(peaks.tolist()):
         if peak < _MIN_CONTRAST:
@@ -315,6 +320,31 @@ def _digit_masks(ink: np.ndarray, peaks: np.ndarray) -> list[np.ndarray | None]:
 
 _FLOOR = 0.6 * _MIN_CONTRAST
 """Darkness below which no ink is part of a digit, however faint the cell."""
+
+
+def _held(pieces: np.ndarray, ink: np.ndarray) -> np.ndarray:
+    """The share of each of a stack of bool masks of ink (`ink`) that lies in `pieces`."""
+    total = np.count_nonzero(ink, axis=(1, 2))
+    return np.count_nonzero(pieces & ink, axis=(1, 2)) / np.maximum(total, 1)
+
+
+def _joined_share(
+    joined: np.ndarray, dark: np.ndarray, faint: np.ndarray, labels: np.ndarray
+) -> np.ndarray:
+    """The share of each crop's darker ink (`dark`) that the pieces `joined` through its fainter
+    ink (`faint`, labelled as `labels`) hold, for `_JOINED_SHARE`: of the crop's, or of the
+    cell's alone where those pieces are one piece of the fainter ink holding all the cell's
+    fainter ink but a few pixels (`_ALONE`). The crop's margin holds the crossings of its lines
+    and the strokes of its neighbours' digits, which are no part of a cell holding nothing but
+    its digit; a cell's grain or smudges lie outside the pieces, inside the cell, and pencil
+    candidates side by side are pieces apart."""
+    held = _held(joined, dark)
+    inside = np.s_[:, _CELL, _CELL]
+    owner = np.zeros(labels.max() + 1, np.intp)  # the crop of each label (numbered through all)
+    owner[labels] = np.arange(len(labels))[:, None, None]
+    pieces = np.bincount(owner[np.unique(labels[joined])], minlength=len(labels))
+    alone = (pieces == 1) & (_held(joined[inside], faint[inside]) >= _ALONE)
+    return np.where(alone, np.maximum(held, _held(joined[inside], dark[inside])), held)
 
 
 def _faint(peak: int | np.ndarray) -> float | np.ndarray:
@@ -348,7 +378,7 @@ def _fits(masks: np.ndarray) -> np.ndarray:
 def _peaks(ink: np.ndarray) -> np.ndarray:
     """The darkness of each crop's darkest ink within its cell, for an (N, WORK, WORK) stack of
     crops' ink: the third darkest pixel, so that a speck or two do not set it."""
-    inner = ink[:, WORK // 6 : -WORK // 6, WORK // 6 : -WORK // 6].reshape(len(ink), -1)
+    inner = ink[:, _CELL, _CELL].reshape(len(ink), -1)
     third = inner.shape[1] - 3
     return np.partition(inner, third, axis=1)[:, third]
 
