@@ -27,6 +27,7 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse
+import sys
 import time
 
 import numpy as np
@@ -37,7 +38,7 @@ from sudoku_lens.read.kinds import HANDWRITTEN
 from sudoku_lens.read.reader import read_image
 from sudoku_lens.solve import Status
 from sudoku_lens.synth.handwriting import synth_filled_photo
-from sudoku_lens.train.fonts import find_handwriting_fonts
+from sudoku_lens.train.fonts import HANDWRITING_PACKAGES, find_handwriting_fonts
 
 UNSURE_SWEEP = (0.5, 0.6, 0.7, 0.8, 0.9)
 RIGHT_SWEEP = (0.05, 0.1, 0.2, 0.3, 0.5)
@@ -88,6 +89,14 @@ def main() -> None:
     )
     args = parser.parse_args()
     fonts = [str(path) for path in find_handwriting_fonts()]
+    if not fonts:
+        print(
+            "warning: no handwriting fonts installed (Debian's "
+            + " ".join(HANDWRITING_PACKAGES)
+            + "): the pen entries are drawn with strokes alone, so the photos are not those "
+            "the README's figures were measured on",
+            file=sys.stderr,
+        )
 
     caught = planted = flagged = wrongly = right_entries = solved = lost = others = 0
     missed = dict.fromkeys(MISSED, 0)

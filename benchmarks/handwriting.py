@@ -56,6 +56,14 @@ def main() -> None:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     fonts = handwriting_fonts()
+    if not fonts:
+        print(
+            "warning: no handwriting fonts found (they need Pillow, the 'train' extra, and "
+            "Debian's packages in sudoku_lens.train.fonts.HANDWRITING_PACKAGES): the pen "
+            "entries are drawn with strokes alone, so the photos are not those the README's "
+            "figures were measured on",
+            file=sys.stderr,
+        )
     pens = sorted(PENS)
     confusion = np.zeros((4, 4), np.int64)
     per_pen = {pen: [0, 0, 0] for pen in pens}
