@@ -311,13 +311,21 @@ def test_digits_typed_into_blank_cells_are_drawn_into_the_picture(page, photo):
     expect(page.locator("#message")).to_contain_text("1 of your entries is wrong")
     reading = read_photo(path)  # as the server reads it: where it draws, and how tall
     height = answer_reading(reading).digit_height
+    expected = {i: int(d) for i, d in typed.items()}
     for check_only in (False, True):
         if check_only:
             page.check("#check-only")
             expect(caption).to_contain_text("Checked in")
-        picture = shown_picture(page)
-        shown = {i: pen_digit(picture, reading.corners, i // 9, i % 9, height) for i in typed}
-        assert shown == {i: int(d) for i, d in typed.items()}, f"check only: {check_only}"
+        # The caption and message already hold after the first digit's answer: the picture of
+        # the answer for both digits may come a moment later, so it is looked at until it does.
+        deadline = time.monotonic() + TIMEOUT_MS / 1000
+        while True:
+            picture = shown_picture(page)
+            shown = {i: pen_digit(picture, reading.corners, i // 9, i % 9, height) for i in typed}
+            if shown == expected or time.monotonic() > deadline:
+                break
+            page.wait_for_timeout(100)
+        assert shown == expected, f"check only: {check_only}"
     page.screenshot(path=str(SHOTS / "sudoku-lens-web-typed-entries.png"), full_page=True)
 
 
