@@ -114,22 +114,27 @@ def scaled_contrast(image: np.ndarray, factor: float, middle: float) -> np.ndarr
     return np.clip(middle + (image - middle) * factor, 0, 255).astype(np.uint8)
 
 
-def test_a_photo_shaken_along_the_rows_rules_is_searched_again_steadied() -> None:
-    # A 10-pixel shake down the photo smears its grid's rows' thin rules below the ink mask's
-    # threshold: before the photo was searched again steadied, no grid was found in it.
-    shaken = cv2.filter2D(phone_sized_example(), -1, np.ones((10, 1), np.float32) / 10)
-    trace = GridSearch()
-    reading = read_photo(shaken, trace=trace)
-    assert trace.restored == "steadied"
-    assert np.array_equal(reading.grid, example_photo().puzzle)
+def shaken_down(image: np.ndarray) -> np.ndarray:
+    """`image` shaken 10 pixels down: its grid's rows' thin rules smeared below the ink mask's
+    threshold."""
+    return cv2.filter2D(image, -1, np.ones((10, 1), np.float32) / 10)
 
 
-def test_a_washed_out_photo_is_searched_again_with_its_contrast_stretched() -> None:
-    # At a tenth of its contrast no grid was found in it before.
-    washed_out = scaled_contrast(phone_sized_example(), 0.1, 128.0)
+def washed_out(image: np.ndarray) -> np.ndarray:
+    """`image` at a tenth of its contrast."""
+    return scaled_contrast(image, 0.1, 128.0)
+
+
+@pytest.mark.parametrize(
+    ("spoil", "restoration"),
+    [(shaken_down, "steadied"), (washed_out, "contrast stretched")],
+    ids=["shaken along the rows' rules", "washed out"],
+)
+def test_a_photo_whose_grid_is_lost_is_searched_again_restored(spoil, restoration) -> None:
+    # No grid was found in either before the photo was searched again restored.
     trace = GridSearch()
-    reading = read_photo(washed_out, trace=trace)
-    assert trace.restored == "contrast stretched"
+    reading = read_photo(spoil(phone_sized_example()), trace=trace)
+    assert trace.restored == restoration
     assert np.array_equal(reading.grid, example_photo().puzzle)
 
 

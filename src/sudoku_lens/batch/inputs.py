@@ -29,7 +29,7 @@ from typing import BinaryIO
 from sudoku_lens.batch.records import printable
 from sudoku_lens.batch.work import PhotoUnit, PuzzleUnit, Unit
 from sudoku_lens.errors import SudokuLensError
-from sudoku_lens.puzzle.text import MAX_LINE_BYTES, grid_row_cells
+from sudoku_lens.puzzle.text import MAX_LINE_BYTES, PUZZLE_CHARACTERS, grid_row_cells
 from sudoku_lens.read.formats import HEAD_BYTES, IMAGE_SUFFIXES, image_format, unsupported_format
 from sudoku_lens.solve._core import count_newlines
 
@@ -38,7 +38,6 @@ MAX_PATH_BYTES = 4096
 PIECE_BYTES = 1 << 20
 """About how much of a puzzle file goes to a worker at a time (some 12,000 puzzle lines)."""
 
-_PUZZLE_CHARACTERS = frozenset("0123456789.|+- \t")
 _SNIFF_LINES = 1000
 
 
@@ -225,7 +224,7 @@ def _text_kind(path: str) -> str | None:
         entry = row.strip()
         if entry and not entry.startswith("#"):
             named = os.path.join(os.path.dirname(path), entry)
-            if set(entry) <= _PUZZLE_CHARACTERS or not (
+            if set(entry) <= PUZZLE_CHARACTERS or not (
                 _exists(named) or "/" in entry or os.sep in entry
             ):
                 return "puzzles"

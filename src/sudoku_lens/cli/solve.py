@@ -44,8 +44,6 @@ if TYPE_CHECKING:
 PICTURE_NOT_TEXT = "holds a picture, not puzzle text (solve and hint read photos)"
 """What `read_text` says of a photo given where puzzle text is needed (explain, rate)."""
 
-_PUZZLE_CHARACTERS = frozenset("0123456789.|+- \t\r\n")
-
 
 def add_parser(subparsers: Any) -> None:
     """Register `solve` on the top-level parser."""
@@ -115,7 +113,9 @@ def read_text(source: str) -> str:
             "a folder, not a file" if path.is_dir() else "not a regular file (a pipe or a device)"
         )
         raise PuzzleFormatError(f"{source} is {what}")
-    if len(source.strip()) >= 81 or set(source) <= _PUZZLE_CHARACTERS:
+    from sudoku_lens.puzzle.text import PUZZLE_CHARACTERS
+
+    if len(source.strip()) >= 81 or set(source) - {"\r", "\n"} <= PUZZLE_CHARACTERS:
         return source
     raise PuzzleFormatError(f"no such file: {source} (and it is not an 81-character puzzle)")
 

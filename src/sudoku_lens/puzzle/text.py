@@ -17,6 +17,9 @@ from sudoku_lens.errors import PuzzleFormatError
 DIGITS = "123456789"
 _EMPTY = "0."
 _DECORATION = frozenset(" \t\r\n|+-")
+PUZZLE_CHARACTERS = frozenset("0123456789.|+- \t")
+"""What a line of puzzle text (a puzzle, or a row of a 9-row grid) may be made of: a line of
+these alone is puzzle text, not a path or a photo's name."""
 _ROWS = [[9 * r + c for c in range(9)] for r in range(9)]
 _COLUMNS = [[9 * r + c for r in range(9)] for c in range(9)]
 _BOXES = [

@@ -27,9 +27,6 @@ from sudoku_lens.read.dataset import read_dat as read_dat_grid
 from sudoku_lens.read.formats import IMAGE_SUFFIXES
 from sudoku_lens.read.kinds import HANDWRITTEN, KIND_CHARS, KIND_NAMES, kinds_text
 
-PUZZLE_CHARACTERS = frozenset("0123456789.|+- \t")
-"""What the rows of puzzle text are made of (see `is_puzzle_text`)."""
-
 
 class EvaluationError(SudokuLensError, ValueError):
     """An evaluation set that cannot be used: no photos, a missing or malformed .dat file."""
@@ -245,7 +242,7 @@ def is_puzzle_text(line: str) -> bool:
     """Whether a line of a list of photos is puzzle text instead (a puzzle, a row of a 9-row
     grid, a bank's line with its id and rating), so that a puzzle file given for a list is
     called one, not taken for 81 missing photos."""
-    from sudoku_lens.puzzle.text import read_puzzles
+    from sudoku_lens.puzzle.text import PUZZLE_CHARACTERS, read_puzzles
 
     return set(line) <= PUZZLE_CHARACTERS or any(e.line for e in read_puzzles(line))
 
