@@ -327,10 +327,13 @@ def _pick(
     """The refined candidate (of distinct `candidates`) with the best grid score weighted by how
     it is framed (`_framing`), and that value (None and 0 when no candidate is a grid); with
     `finer`, each candidate is refined on a `pyramid` of twice the size of `shape` (see
-    `_best_quad`). The passing candidates are looked at beyond their outlines, best first,
+    `_best_quad`). A passing candidate that is one 3x3 box of a grid (`_whole_of_box`) gives
+    way to that grid, unless a candidate found itself is that grid already (its refinement is
+    kept). The passing candidates are looked at beyond their outlines, best first,
     until one is a grid (`continuing_sides`): each block of a larger grid before it is added to
     `blocks` (and marked as not passed in `trace`)."""
     passing: list[tuple[float, np.ndarray, np.ndarray, int]] = []
+    made_of_boxes: list[tuple[np.ndarray, np.ndarray, np.ndarray, float]] = []
     for candidate in candidates:
         if finer:
             refined, contrast, boxes = refine_quad(pyramid, to_level(candidate, -1))
@@ -343,9 +346,28 @@ def _pick(
         passed = score >= MIN_SCORE and sides.min() >= _MIN_SIDE and is_convex(quad)
         if trace is not None:
             trace.candidates.append(Candidate(candidate, quad, score, bool(passed)))
-        if passed:
-            index = len(trace.candidates) - 1 if trace is not None else -1
+        if not passed:
+            continue
+        index = len(trace.candidates) - 1 if trace is not None else -1
+        whole = _whole_of_box(pyramid, refined, finer)
+        if whole is None:
             passing.append((score * _framing(quad, shape), quad, refined, index))
+            continue
+        if trace is not None:  # a box of a grid: the grid stands in for it
+            trace.candidates[index] = replace(trace.candidates[index], passed=False)
+        whole_refined, whole_score = whole
+        whole_quad = to_level(whole_refined, 1) if finer else whole_refined
+        made_of_boxes.append((quad, whole_quad, whole_refined, whole_score))
+    found = [item[1] for item in passing]
+    for box, quad, refined, score in made_of_boxes:  # each grid once, as found itself if it was
+        gap = _SAME_GRID * np.sqrt(cv2.contourArea(quad))
+        if any(np.abs(quad - other).max() <= gap for other in found):
+            continue
+        found.append(quad)
+        if trace is not None:
+            trace.candidates.append(Candidate(box, quad, score, True))
+        index = len(trace.candidates) - 1 if trace is not None else -1
+        passing.append((score * _framing(quad, shape), quad, refined, index))
     for value, quad, refined, index in sorted(passing, key=lambda item: -item[0]):
         going_on = continuing_sides(pyramid, refined)
         if not going_on.any():
@@ -354,3 +376,56 @@ def _pick(
         if trace is not None:
             trace.candidates[index] = replace(trace.candidates[index], passed=False)
     return None, 0.0
+
+
+_SAME_GRID = 1 / 18
+"""Farthest (a share of its side) a grid made of a box may lie from a grid candidate found
+itself, corner by corner, to be that grid (half a cell)."""
+
+_BOX_FIT = 0.15
+"""Farthest (a share of the box's side) a box's corners may lie from those of the same box of
+the grid made of it (`_whole_of_box`) for that grid to stand in for it."""
+
+
+def _whole_of_box(
+    pyramid: Pyramid, box: np.ndarray, finer: bool
+) -> tuple[np.ndarray, float] | None:
+    """The grid, refined, and its score, of which the grid candidate `box` (in `pyramid`'s level-0
+    pixels) is one 3x3 box, or None when it is none's.
+
+    A box of a grid whose own outline is lost (a shadow across the page, a grid on a curved
+    page) has lines and a thick border of its own, and scores as a grid. Each of the nine grids
+    it could be a box of (three times its size, it in one of the nine places) that lies in the
+    photo is refined; the best that scores as a grid, passes as one in size and shape, and has
+    `box` as the box in that place (its corners within _BOX_FIT of the box's side) is the grid.
+    A whole grid is not taken for a box: around it lies paper, so no grid three times its size
+    scores as one.
+    """
+    height, width = pyramid[0][0].shape[:2]
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    to_box = cv2.getPerspectiveTransform(unit, box.astype(np.float32))
+    side = float(np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1).mean())
+    least_side = _MIN_SIDE * (2 if finer else 1)
+    best: tuple[np.ndarray, float] | None = None
+    for row in range(3):
+        for column in range(3):
+            place = np.float32([column, row])
+            grid = cv2.perspectiveTransform((3 * unit - place)[None], to_box)[0]
+            if (
+                grid.min() < -0.5
+                or (grid[:, 0] > width - 0.5).any()
+                or (grid[:, 1] > height - 0.5).any()
+            ):
+                continue
+            refined, contrast, boxes = refine_quad(pyramid, grid)
+            score = grid_score(contrast, boxes)
+            if score < MIN_SCORE or (best is not None and score <= best[1]):
+                continue
+            sides = np.linalg.norm(refined - np.roll(refined, 1, axis=0), axis=1)
+            if sides.min() < least_side or not is_convex(refined):
+                continue
+            from_grid = cv2.getPerspectiveTransform(unit, refined.astype(np.float32))
+            its_box = cv2.perspectiveTransform(((unit + place) / 3)[None], from_grid)[0]
+            if np.linalg.norm(its_box - box, axis=1).max() <= _BOX_FIT * side:
+                best = refined, score
+    return best
