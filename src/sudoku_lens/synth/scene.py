@@ -128,8 +128,10 @@ DIFFICULTIES: dict[str, Difficulty] = {
 BendField = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 
-def difficulty_ranges(difficulty: str) -> Difficulty:
-    """The ranges for "easy", "medium" or "hard"."""
+def difficulty_ranges(difficulty: str | Difficulty) -> Difficulty:
+    """The ranges for "easy", "medium" or "hard" (a `Difficulty` given is its own ranges)."""
+    if isinstance(difficulty, Difficulty):
+        return difficulty
     try:
         return DIFFICULTIES[difficulty]
     except KeyError:
@@ -404,7 +406,7 @@ def _check_rotation(rotation: int | None) -> None:
 def place_in_scene(
     grid_image: np.ndarray,
     rng: np.random.Generator,
-    difficulty: str = "medium",
+    difficulty: str | Difficulty = "medium",
     *,
     puzzle: np.ndarray,
     solution: np.ndarray,

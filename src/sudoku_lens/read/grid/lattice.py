@@ -2,7 +2,9 @@
 
 In the chosen quadrilateral each line is followed piece by piece (a smooth path through the
 strongest ink), so curved paper and unevenly printed grids still give clean cell boundaries; the
-crossings, mapped back to the photo, are the lattice, its outer ones the grid's corners.
+crossings, mapped back to the photo, are the lattice, its outer ones the grid's corners. First
+the quadrilateral is moved by half a cell where its lines lie more along the ink there
+(`on_lines`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,50 @@ def fit_lattice(pyramid: Pyramid, quad: np.ndarray) -> np.ndarray:
     points = _intersect(rows, cols, along)
     inverse = np.linalg.inv(h)
     return cv2.perspectiveTransform(points.reshape(-1, 1, 2), inverse).reshape(10, 10, 2)
+
+
+def on_lines(pyramid: Pyramid, quad: np.ndarray) -> np.ndarray:
+    """`quad` moved by half a cell across its rows, its columns or both, where its lines lie
+    more along the ink there (`_line_support`) than where they are.
+
+    In a grid written in in every cell whose thin rules a curved page bends and a blur spreads,
+    a comb of straight lines over the rows of digits can hold as much ink as one over the
+    rules, and the comb search may settle half a cell off; the rules are told from the rows of
+    digits by following each line piece by piece: a rule is ink in every piece, a row of digits
+    only where the digits are. Half a cell is more than `_trace_lines` looks away from where
+    the comb put a line.
+    """
+    s = m = 24
+    _, warped, _ = rectify(pyramid, quad, s, m)
+    shifts = (0.0, -0.5, 0.5)
+    moves = []
+    for image in (warped, warped.T):
+        support = [_line_support(image, s, m, int(round(shift * s))) for shift in shifts]
+        moves.append(shifts[int(np.argmax(support))])
+    if moves == [0.0, 0.0]:
+        return quad
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    to_quad = cv2.getPerspectiveTransform(unit, np.asarray(quad, np.float32))
+    moved = unit + np.float32([moves[1], moves[0]]) / 9
+    return cv2.perspectiveTransform(moved[None], to_quad)[0]
+
+
+def _line_support(warped: np.ndarray, s: int, m: int, shift: int) -> float:
+    """How much the 10 horizontal lines of a rectified grid, moved `shift` pixels down, lie along
+    ink: each followed through _SLICES pieces (`_smooth_path`, within a third of a cell), the
+    ink of a piece less the median across that reach, and a line worth its lower quartile over
+    its pieces; the mean over the lines."""
+    reach = s // 3
+    width = 9 * s // _SLICES
+    offsets = np.arange(-reach, reach + 1)
+    rows = m + shift + s * np.arange(10)[:, None] + offsets
+    band = warped[rows, m : m + width * _SLICES].reshape(10, len(offsets), _SLICES, width)
+    sums = band.mean(axis=3)
+    prior = 1.0 - 0.5 * (offsets / reach) ** 2
+    path = _smooth_path(sums * prior[None, :, None], offsets)
+    strength = np.take_along_axis(sums, path[:, None, :], axis=1)[:, 0, :]
+    contrast = strength - np.median(sums, axis=1)
+    return float(np.quantile(contrast, 0.25, axis=1).mean())
 
 
 def _trace_lines(warped: np.ndarray, s: int, m: int) -> np.ndarray:

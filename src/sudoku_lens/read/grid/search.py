@@ -36,7 +36,7 @@ from sudoku_lens.read.grid.geometry import (
     is_convex,
     to_level,
 )
-from sudoku_lens.read.grid.lattice import fit_lattice
+from sudoku_lens.read.grid.lattice import fit_lattice, on_lines
 from sudoku_lens.read.grid.restore import (
     STRETCHED,
     contrast_gain,
@@ -149,7 +149,7 @@ def locate_grid(
     quad = found.quad
     if found.finer:
         quad, level = to_level(quad, -1), level - 1
-    lattice = to_level(fit_lattice(found.pyramid, quad), -level)
+    lattice = to_level(fit_lattice(found.pyramid, on_lines(found.pyramid, quad)), -level)
     located = time.perf_counter()
     location = cut_cells(levels, lattice, image_bgr)
     if timings is not None:
