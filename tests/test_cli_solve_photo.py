@@ -336,3 +336,60 @@ def test_a_repair_says_what_it_changed_in_each_cell() -> None:
     assert correction_text(3, 8, PRINTED, PRINTED) == "read 3, now 8"
     assert correction_text(0, 4, EMPTY, PRINTED) == "read empty, now 4"
     assert correction_text(7, 0, PRINTED, EMPTY) == "read 7, now empty"
+
+
+def test_solve_and_hint_say_an_unsolvable_photo_the_same_way(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The whole grid found, its givens breaking no rule yet without a solution: a digit is
+    more likely misread than the grid wrong. `solve` points to --debug only when it was not
+    given; `hint`, which has none, says the same and points to `solve --debug`."""
+    from sudoku_lens.cli import main
+
+    line = "012340000500000000600000000700000000800000000900000000000000000000000000000000000"
+    photo = str(write_photo(tmp_path / "paper.png", grid_from_line(line)))
+    said = (
+        f"the puzzle read from {photo} has no solution: a digit may be misread; check the grid "
+        "read against the photo"
+    )
+
+    assert main(["solve", photo, "-o", str(tmp_path / "out.png")]) == 1
+    assert capsys.readouterr().err == (
+        f"sudoku-lens: {said} (--debug DIR shows each reading stage)\n"
+    )
+    debug = tmp_path / "stages"
+    assert main(["solve", photo, "--debug", str(debug)]) == 1
+    assert capsys.readouterr().err == f"sudoku-lens: {said} (the stage pictures are in {debug})\n"
+    assert main(["hint", photo]) == 2
+    assert capsys.readouterr().err == (
+        f"sudoku-lens: error: {said} (sudoku-lens solve PHOTO --debug DIR shows each reading "
+        "stage)\n"
+    )
+
+
+def test_a_grid_found_that_is_one_box_of_the_photos_grid_is_blamed_before_the_digits(
+    tmp_path: Path,
+) -> None:
+    """Givens without a solution read from one 3x3 box of the photo's grid: the message says
+    the grid found may be only part of the puzzle, and why."""
+    from sudoku_lens.pipeline import unsolved_message
+    from sudoku_lens.read.reader import read_image
+    from sudoku_lens.solve import Status
+
+    photo = cv2.imread(str(write_photo(tmp_path / "paper.png", PUZZLE)))
+    reading = read_image(photo)
+    lattice = reading.location.lattice
+    box = np.array([lattice[3, 3], lattice[3, 6], lattice[6, 6], lattice[6, 3]], np.float32)
+    boxed = dataclasses.replace(
+        reading, location=dataclasses.replace(reading.location, corners=box)
+    )
+    message = unsolved_message(Status.NO_SOLUTION, reading.grid, "paper.png", boxed)
+    assert message.startswith(
+        "the puzzle read from paper.png has no solution: the grid found may be only part of the "
+        "puzzle (it covers "
+    )
+    assert "lines run on past all its sides)" in message
+    whole = unsolved_message(Status.SEVERAL, reading.grid, "paper.png", reading)
+    assert whole.endswith(
+        "several solutions: a digit may be misread; check the grid read against the photo"
+    )

@@ -145,7 +145,7 @@ def hint_photo(
     """
     from sudoku_lens.draw.hint import draw_step
     from sudoku_lens.logic.progress import UnsolvablePuzzleError
-    from sudoku_lens.pipeline import answer_reading, draw_answer
+    from sudoku_lens.pipeline import answer_reading, draw_answer, unsolved_message
     from sudoku_lens.puzzle import format_line
     from sudoku_lens.read.reader import read_photo
     from sudoku_lens.solve import Status
@@ -157,9 +157,9 @@ def hint_photo(
     stage = time.perf_counter()
     answer = answer_reading(reading, grid=grid, entries=entries)
     if answer.status is not Status.SOLVED or answer.solution is None:
-        where = "the puzzle read from the photo" if grid is None else "the grid"
+        read = reading if grid is None else None
         raise UnsolvablePuzzleError(
-            f"{where} has {answer.status.value}: correct the digits that were misread"
+            unsolved_message(answer.status, answer.grid, name or "the photo", read)
         )
     state = CandidateGrid.from_puzzle(answer.grid)
     solution = format_line(answer.solution)

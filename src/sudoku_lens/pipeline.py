@@ -329,6 +329,46 @@ def person_entries(reading: Reading, puzzle: np.ndarray) -> np.ndarray:
     return np.where(np.asarray(puzzle) == 0, entries, 0).astype(np.uint8)
 
 
+def unsolved_message(
+    status: Status,
+    grid: np.ndarray,
+    photo: str,
+    reading: Reading | None,
+    pointer: str | None = None,
+) -> str:
+    """One line saying that the puzzle `grid` read from `photo` (its name, or "the photo") has
+    no single answer (`status`), and what is more likely wrong: the grid found, when it may be
+    only part of the puzzle (`read.grid.doubt.part_of_puzzle`: small in the photo, or lines
+    running on past its sides), or else a misread digit. `reading` is None when the grid was
+    given by the person rather than read: then the digits are to be corrected. `pointer`, when
+    given, is added in brackets (where to see each reading stage). `solve` and `hint` say the
+    same failure of a photo with this line."""
+    from sudoku_lens.puzzle.text import find_conflict, format_line
+    from sudoku_lens.read.grid.doubt import part_of_puzzle
+
+    if status is Status.SEVERAL:
+        verdict = "several solutions"
+    else:
+        conflict = find_conflict(format_line(np.asarray(grid, np.uint8).reshape(81)))
+        verdict = f"no solution ({conflict})" if conflict else "no solution"
+    if reading is None:
+        return f"the grid has {verdict}: correct the digits that were misread"
+    if reading.entries.any():
+        said = (
+            f"the printed givens read from {photo} have {verdict} (handwritten entries are not "
+            "givens, so they cannot be checked)"
+        )
+    else:
+        said = f"the puzzle read from {photo} has {verdict}"
+    corners = reading.location.corners if reading.location is not None else reading.corners
+    reasons = part_of_puzzle(reading.image, corners)
+    if reasons:
+        said += f": the grid found may be only part of the puzzle ({', '.join(reasons)})"
+    else:
+        said += ": a digit may be misread; check the grid read against the photo"
+    return f"{said} ({pointer})" if pointer else said
+
+
 def solve_photo(
     source: str | os.PathLike[str] | bytes | np.ndarray,
     *,

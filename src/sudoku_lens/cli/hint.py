@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from sudoku_lens.cli.jobs import where
 from sudoku_lens.cli.solve import read_stdin, read_text
-from sudoku_lens.cli.solve_photo import check_writable, looks_like_image
+from sudoku_lens.cli.solve_photo import DEBUG_POINTER, check_writable, looks_like_image
 from sudoku_lens.errors import PuzzleFormatError
 
 if TYPE_CHECKING:
@@ -94,12 +94,14 @@ def run(args: argparse.Namespace) -> int:
     photo: str | np.ndarray | None = None
     found: PhotoHint | None = None
     text = None
+    shown = args.puzzle
     if args.puzzle == "-":
         data, text = read_stdin()
         if data is not None:
             from sudoku_lens.read.image_io import decode_image
 
             photo = decode_image(data, name="standard input")
+            shown = "standard input"
     elif looks_like_image(args.puzzle):
         photo = args.puzzle
     if photo is not None:
@@ -108,10 +110,10 @@ def run(args: argparse.Namespace) -> int:
         from sudoku_lens.logic.units import cell_name
 
         try:
-            found = hint_photo(photo, technique=args.technique, every=args.every)
+            found = hint_photo(photo, technique=args.technique, every=args.every, name=shown)
         except UnsolvablePuzzleError as exc:
             raise UnsolvablePuzzleError(
-                f"{exc} (sudoku-lens solve PHOTO --debug DIR shows each reading stage)"
+                f"{exc} (sudoku-lens solve PHOTO {DEBUG_POINTER})"
             ) from None
         steps, image, state = found.steps, found.image, found.state
         if output is None and isinstance(photo, str) and not args.json:

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from sudoku_lens.pipeline import PhotoSolution
 
 
+DEBUG_POINTER = "--debug DIR shows each reading stage"
+"""Where an unsolved photo's message points for a look at each reading stage."""
+
+
 def looks_like_image(path: str | os.PathLike[str]) -> bool:
     """True when `path` names an image file: by its first bytes, or by its name ending.
 
@@ -115,7 +119,7 @@ def run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
     else:
         print(_report(result, output, args.debug))
     if not result.solved:
-        print(f"sudoku-lens: {_failure(result, shown)}", file=sys.stderr)
+        print(f"sudoku-lens: {_failure(result, shown, args.debug)}", file=sys.stderr)
         return 1
     if result.wrong_entries:
         count = len(result.wrong_entries)
@@ -136,25 +140,17 @@ def check_writable(output: Path) -> None:
     check_output_path(output, example="solved.png", suffixes=WRITE_SUFFIXES, name_it=WRITE_ENDINGS)
 
 
-def _failure(result: PhotoSolution, photo: str) -> str:
-    """One line saying why the puzzle read from `photo` was not solved."""
-    from sudoku_lens.puzzle import format_line
-    from sudoku_lens.puzzle.text import find_conflict
+def _failure(result: PhotoSolution, photo: str, debug: str | None) -> str:
+    """One line saying why the puzzle read from `photo` was not solved (`unsolved_message`),
+    pointing to --debug when it was not given."""
+    from sudoku_lens.pipeline import unsolved_message
 
-    if result.status.value == "several solutions":
-        verdict = "several solutions"
-    else:
-        conflict = find_conflict(format_line(result.grid))
-        verdict = f"no solution ({conflict})" if conflict else "no solution"
-    if result.reading.entries.any():
-        return (
-            f"the printed givens read from {photo} have {verdict} (handwritten entries are not "
-            "givens, so they cannot be checked); check the grid read against the photo "
-            "(--debug DIR shows each reading stage)"
-        )
-    return (
-        f"the puzzle read from {photo} has {verdict}; check the grid read against the photo "
-        "(--debug DIR shows each reading stage)"
+    return unsolved_message(
+        result.status,
+        result.grid,
+        photo,
+        result.reading,
+        pointer=DEBUG_POINTER if debug is None else f"the stage pictures are in {debug}",
     )
 
 
