@@ -3,8 +3,7 @@
 In the chosen quadrilateral each line is followed piece by piece (a smooth path through the
 strongest ink), so curved paper and unevenly printed grids still give clean cell boundaries; the
 crossings, mapped back to the photo, are the lattice, its outer ones the grid's corners. First
-the quadrilateral is moved by half a cell where its lines lie more along the ink there
-(`on_lines`).
+the quadrilateral is moved by half a cell where its lines lie more along the ink there.
 """
 
 from __future__ import annotations
@@ -25,9 +24,17 @@ checked against; with fewer (a grid whose thin rules do not show) the points are
 
 
 def fit_lattice(pyramid: Pyramid, quad: np.ndarray) -> np.ndarray:
-    """Trace the 20 grid lines near `quad`: their (10, 10, 2) crossings in level-0 pixels."""
+    """Trace the 20 grid lines near `quad`: their (10, 10, 2) crossings in level-0 pixels. The
+    quad is moved by half a cell first where its lines lie more along the ink there
+    (`_half_a_cell_off`)."""
     s = m = 24
     h, warped, _ = rectify(pyramid, quad, s, m)
+    off = _half_a_cell_off(warped, s, m)
+    if off != (0.0, 0.0):
+        unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+        to_quad = cv2.getPerspectiveTransform(unit, np.asarray(quad, np.float32))
+        quad = cv2.perspectiveTransform((unit + np.float32(off) / 9)[None], to_quad)[0]
+        h, warped, _ = rectify(pyramid, quad, s, m)
     along = m + 9 * s * np.concatenate([[0.0], (np.arange(_SLICES) + 0.5) / _SLICES, [1.0]])
     rows = _trace_lines(warped, s, m)
     cols = _trace_lines(warped.T, s, m)
@@ -36,48 +43,37 @@ def fit_lattice(pyramid: Pyramid, quad: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(points.reshape(-1, 1, 2), inverse).reshape(10, 10, 2)
 
 
-def on_lines(pyramid: Pyramid, quad: np.ndarray) -> np.ndarray:
-    """`quad` moved by half a cell across its rows, its columns or both, where its lines lie
-    more along the ink there (`_line_support`) than where they are.
+def _half_a_cell_off(warped: np.ndarray, s: int, m: int) -> tuple[float, float]:
+    """How far (in cells, 0 or one half either way, across the columns and across the rows)
+    the grid rectified as `warped` (cells of s pixels, a margin of m) is to be moved for its
+    lines to lie most along the ink (`_line_support`).
 
     In a grid written in in every cell whose thin rules a curved page bends and a blur spreads,
     a comb of straight lines over the rows of digits can hold as much ink as one over the
-    rules, and the comb search may settle half a cell off; the rules are told from the rows of
-    digits by following each line piece by piece: a rule is ink in every piece, a row of digits
-    only where the digits are. Half a cell is more than `_trace_lines` looks away from where
-    the comb put a line.
+    rules, and the comb search may settle half a cell off, farther than `_trace_lines` looks;
+    a rule is ink in every piece along it, a row of digits only where the digits are.
     """
-    s = m = 24
-    _, warped, _ = rectify(pyramid, quad, s, m)
     shifts = (0.0, -0.5, 0.5)
     moves = []
-    for image in (warped, warped.T):
+    for image in (warped.T, warped):
         support = [_line_support(image, s, m, int(round(shift * s))) for shift in shifts]
         moves.append(shifts[int(np.argmax(support))])
-    if moves == [0.0, 0.0]:
-        return quad
-    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
-    to_quad = cv2.getPerspectiveTransform(unit, np.asarray(quad, np.float32))
-    moved = unit + np.float32([moves[1], moves[0]]) / 9
-    return cv2.perspectiveTransform(moved[None], to_quad)[0]
+    return moves[0], moves[1]
 
 
 def _line_support(warped: np.ndarray, s: int, m: int, shift: int) -> float:
     """How much the 10 horizontal lines of a rectified grid, moved `shift` pixels down, lie along
-    ink: each followed through _SLICES pieces (`_smooth_path`, within a third of a cell), the
-    ink of a piece less the median across that reach, and a line worth its lower quartile over
-    its pieces; the mean over the lines."""
+    ink: in each of _SLICES pieces along a line, the most ink within a third of a cell of it less
+    the median there, and a line worth its lower quartile over its pieces; the mean over the
+    lines."""
     reach = s // 3
     width = 9 * s // _SLICES
     offsets = np.arange(-reach, reach + 1)
     rows = m + shift + s * np.arange(10)[:, None] + offsets
     band = warped[rows, m : m + width * _SLICES].reshape(10, len(offsets), _SLICES, width)
     sums = band.mean(axis=3)
-    prior = 1.0 - 0.5 * (offsets / reach) ** 2
-    path = _smooth_path(sums * prior[None, :, None], offsets)
-    strength = np.take_along_axis(sums, path[:, None, :], axis=1)[:, 0, :]
-    contrast = strength - np.median(sums, axis=1)
-    return float(np.quantile(contrast, 0.25, axis=1).mean())
+    contrast = sums.max(axis=1) - np.partition(sums, reach, axis=1)[:, reach]
+    return float(np.partition(contrast, _SLICES // 4, axis=1)[:, _SLICES // 4].mean())
 
 
 def _trace_lines(warped: np.ndarray, s: int, m: int) -> np.ndarray:

@@ -36,7 +36,7 @@ from sudoku_lens.read.grid.geometry import (
     is_convex,
     to_level,
 )
-from sudoku_lens.read.grid.lattice import fit_lattice, on_lines
+from sudoku_lens.read.grid.lattice import fit_lattice
 from sudoku_lens.read.grid.restore import (
     STRETCHED,
     contrast_gain,
@@ -149,7 +149,7 @@ def locate_grid(
     quad = found.quad
     if found.finer:
         quad, level = to_level(quad, -1), level - 1
-    lattice = to_level(fit_lattice(found.pyramid, on_lines(found.pyramid, quad)), -level)
+    lattice = to_level(fit_lattice(found.pyramid, quad), -level)
     located = time.perf_counter()
     location = cut_cells(levels, lattice, image_bgr)
     if timings is not None:
@@ -327,13 +327,12 @@ def _pick(
     """The refined candidate (of distinct `candidates`) with the best grid score weighted by how
     it is framed (`_framing`), and that value (None and 0 when no candidate is a grid); with
     `finer`, each candidate is refined on a `pyramid` of twice the size of `shape` (see
-    `_best_quad`). A passing candidate that is one 3x3 box of a grid (`_whole_of_box`) gives
-    way to that grid, unless a candidate found itself is that grid already (its refinement is
-    kept). The passing candidates are looked at beyond their outlines, best first,
+    `_best_quad`). The passing candidates are looked at beyond their outlines, best first,
     until one is a grid (`continuing_sides`): each block of a larger grid before it is added to
-    `blocks` (and marked as not passed in `trace`)."""
+    `blocks` (and marked as not passed in `trace`). The one chosen, or a block whose lines stop
+    inside the photo, gives way to the grid it is one 3x3 box of, where there is one
+    (`_whole_of_box`) whose own lines stop at its sides."""
     passing: list[tuple[float, np.ndarray, np.ndarray, int]] = []
-    made_of_boxes: list[tuple[np.ndarray, np.ndarray, np.ndarray, float]] = []
     for candidate in candidates:
         if finer:
             refined, contrast, boxes = refine_quad(pyramid, to_level(candidate, -1))
@@ -346,41 +345,26 @@ def _pick(
         passed = score >= MIN_SCORE and sides.min() >= _MIN_SIDE and is_convex(quad)
         if trace is not None:
             trace.candidates.append(Candidate(candidate, quad, score, bool(passed)))
-        if not passed:
-            continue
-        index = len(trace.candidates) - 1 if trace is not None else -1
-        whole = _whole_of_box(pyramid, refined, finer)
-        if whole is None:
+        if passed:
+            index = len(trace.candidates) - 1 if trace is not None else -1
             passing.append((score * _framing(quad, shape), quad, refined, index))
-            continue
-        if trace is not None:  # a box of a grid: the grid stands in for it
-            trace.candidates[index] = replace(trace.candidates[index], passed=False)
-        whole_refined, whole_score = whole
-        whole_quad = to_level(whole_refined, 1) if finer else whole_refined
-        made_of_boxes.append((quad, whole_quad, whole_refined, whole_score))
-    found = [item[1] for item in passing]
-    for box, quad, refined, score in made_of_boxes:  # each grid once, as found itself if it was
-        gap = _SAME_GRID * np.sqrt(cv2.contourArea(quad))
-        if any(np.abs(quad - other).max() <= gap for other in found):
-            continue
-        found.append(quad)
-        if trace is not None:
-            trace.candidates.append(Candidate(box, quad, score, True))
-        index = len(trace.candidates) - 1 if trace is not None else -1
-        passing.append((score * _framing(quad, shape), quad, refined, index))
     for value, quad, refined, index in sorted(passing, key=lambda item: -item[0]):
         going_on = continuing_sides(pyramid, refined)
+        edge = cut_edge(pyramid, refined, going_on) if going_on.any() else None
+        whole = _whole_of_box(pyramid, refined, finer) if edge is None else None
+        if whole is not None and not continuing_sides(pyramid, whole[0]).any():
+            grid = to_level(whole[0], 1) if finer else whole[0]
+            if trace is not None:  # the box gives way to its grid
+                trace.candidates[index] = replace(trace.candidates[index], passed=False)
+                trace.candidates.append(Candidate(quad, grid, whole[1], True))
+            return grid, whole[1] * _framing(grid, shape)
         if not going_on.any():
             return quad, value
-        blocks.append(_Block(cut_edge(pyramid, refined, going_on), value))
+        blocks.append(_Block(edge, value))
         if trace is not None:
             trace.candidates[index] = replace(trace.candidates[index], passed=False)
     return None, 0.0
 
-
-_SAME_GRID = 1 / 18
-"""Farthest (a share of its side) a grid made of a box may lie from a grid candidate found
-itself, corner by corner, to be that grid (half a cell)."""
 
 _BOX_FIT = 0.15
 """Farthest (a share of the box's side) a box's corners may lie from those of the same box of
