@@ -94,7 +94,7 @@ def main() -> None:
             "warning: no handwriting fonts installed (Debian's "
             + " ".join(HANDWRITING_PACKAGES)
             + "): the pen entries are drawn with strokes alone, so the photos are not those "
-            "the README's figures were measured on",
+            "the figures of docs/accuracy.md were measured on",
             file=sys.stderr,
         )
 

@@ -60,7 +60,7 @@ def main() -> None:
         print(
             "warning: no handwriting fonts found (they need Pillow, the 'train' extra, and "
             "Debian's packages in sudoku_lens.train.fonts.HANDWRITING_PACKAGES): the pen "
-            "entries are drawn with strokes alone, so the photos are not those the README's "
+            "entries are drawn with strokes alone, so the photos are not those docs/accuracy.md's "
             "figures were measured on",
             file=sys.stderr,
         )

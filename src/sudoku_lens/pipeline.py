@@ -290,7 +290,7 @@ def repair_givens(reading: Reading) -> RepairResult:
     solutions, both searches only add givens: a given is missing, and changing or taking off a
     digit read as well would claim two mistakes where one explains what was read (on printed
     photos blurred, darkened or seen through moire, digit changes then gave a wrong answer 5
-    times for 1 right one: docs/measurements.md, "Repairs when givens are missing").
+    times for 1 right one: benchmarks/measurements-log.md, "Repairs when givens are missing").
     """
     missing = solve(reading.givens).status is Status.SEVERAL
     given = reading.givens > 0

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sudoku_lens.cli.jobs import where
-from sudoku_lens.cli.solve import read_stdin, read_text
+from sudoku_lens.cli.solve import read_stdin, read_text, refuse_prose
 from sudoku_lens.cli.solve_photo import check_writable, looks_like_image
 from sudoku_lens.errors import PuzzleFormatError
 
@@ -74,6 +74,8 @@ def read_state(source: str, text: str | None = None) -> CandidateGrid:
         return parse_state("\n".join(rows))
     except PuzzleFormatError:
         count = sum(entry.line is not None for entry in read_puzzles(text))
+        if count == 0:
+            refuse_prose(text, source)
         if count > 1:
             raise PuzzleFormatError(
                 f"{where(source)} holds {count} puzzles: give one (rate and solve take a file of "
