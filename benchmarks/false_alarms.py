@@ -3,8 +3,9 @@ photos does `solve_photo` report with a wrong entry?
 
 In the dataset's `mixed/` photos every handwritten entry is the solution's digit, so every
 entry reported wrong is a false alarm: a misread that the reader was sure of (probability of
-at least `UNSURE_BELOW`). Also counted: the photos whose givens were solved, and the entries
-reported unsure. The photos with a false alarm or no unique solution are listed.
+at least `UNSURE_BELOW`, and `WRONG_ODDS` times the solution's digit's or more). Also counted:
+the photos whose givens were solved, and the entries reported unsure. The photos with a false
+alarm or no unique solution are listed.
 
     python benchmarks/false_alarms.py ../shared/data/wicht-v2-train/mixed --split val
 """
@@ -20,7 +21,7 @@ import time
 from pathlib import Path
 
 from sudoku_lens.errors import SudokuLensError
-from sudoku_lens.pipeline import RIGHT_FROM, UNSURE_BELOW, solve_photo
+from sudoku_lens.pipeline import RIGHT_FROM, UNSURE_BELOW, WRONG_ODDS, solve_photo
 from sudoku_lens.read.dataset import SPLITS
 from sudoku_lens.read.evaluate import list_photos
 from sudoku_lens.read.kinds import HANDWRITTEN
@@ -57,7 +58,8 @@ def main() -> None:
     seconds = time.perf_counter() - start
     print(
         f"{len(photos)} photos ({args.split}), {seconds:.1f} s, unsure below {UNSURE_BELOW} "
-        f"(right from {RIGHT_FROM} on the solution's digit): "
+        f"or at odds under {WRONG_ODDS:g} to the solution's digit (right from {RIGHT_FROM} on "
+        "it): "
         f"no entry reported wrong on {clean}, givens solved on {solved}, "
         f"{unsure} of {entries} entries read unsure"
     )
