@@ -82,6 +82,7 @@ def test_health(client):
     assert response.status_code == 200
     assert response.json()["status"] == "ok"
     assert response.json()["max_upload_mb"] == 15
+    assert response.json()["self_signed_fingerprint"] is None
 
 
 def test_docs_and_openapi_list_every_route(client):
@@ -618,6 +619,9 @@ def serve_args(**overrides):
         "port": 0,
         "workers_pool": None,
         "max_upload_mb": 15.0,
+        "lan": False,
+        "cert": None,
+        "key": None,
     }
     args.update(overrides)
     return argparse.Namespace(**args)
