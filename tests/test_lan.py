@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import ipaddress
 from pathlib import Path
 
 import pytest
@@ -161,10 +160,49 @@ def test_only_addresses_a_phone_can_reach_are_offered():
     assert lan.usable_addresses(candidates) == ["192.168.1.23", "10.0.0.7"]
 
 
-def test_the_computers_own_addresses_are_reachable_ones():
-    for address in lan.lan_addresses():
-        parsed = ipaddress.ip_address(address)
-        assert parsed.version == 4 and not parsed.is_loopback and not parsed.is_link_local
+def test_the_default_routes_address_comes_first_then_the_host_names(monkeypatch):
+    """Discovery asks the operating system only: the socket "connected" to find the default
+    route is never sent on, and the host name's addresses are made up here."""
+    import socket
+
+    class RouteProbe:
+        def __init__(self, *_):
+            self.connected = None
+
+        def connect(self, address):
+            self.connected = address
+
+        def getsockname(self):
+            assert self.connected == (lan.ROUTE_PROBE, 9)
+            return ("192.168.1.23", 40000)
+
+        def send(self, *_):
+            raise AssertionError("nothing is sent")
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(socket, "socket", RouteProbe)
+    monkeypatch.setattr(socket, "gethostname", lambda: "kitchen-pc")
+    monkeypatch.setattr(
+        socket,
+        "getaddrinfo",
+        lambda host, *_: (
+            [
+                (socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, 0))
+                for address in ("127.0.1.1", "10.0.0.7", "192.168.1.23")
+            ]
+            if host == "kitchen-pc"
+            else []
+        ),
+    )
+    assert lan.lan_addresses() == ["192.168.1.23", "10.0.0.7"]
+
+    def no_route(self, address):
+        raise OSError("Network is unreachable")
+
+    monkeypatch.setattr(RouteProbe, "connect", no_route)
+    assert lan.lan_addresses() == ["10.0.0.7", "192.168.1.23"]
 
 
 @settings(deadline=None)

@@ -48,7 +48,8 @@ def add_parser(subparsers: Any) -> None:
         description=(
             "Serve a web page (upload or snap a photo, fix misread digits, camera mode) and a "
             "JSON API (/api/read, /api/solve, /api/solve-grid, /api/hint, /api/rate, "
-            "/api/live-frame; docs at /docs)."
+            "/api/live-frame; docs at /docs). With --lan, to the phones on this network over "
+            "HTTPS, so that their live camera works."
         ),
     )
     parser.add_argument(
