@@ -47,6 +47,8 @@ FAILURES = [
     (["batch", EASY, "-o", "results.txt"], "cannot tell the format"),
     (["serve", "--port", "99999"], "a port is 0-65535"),
     (["serve", "--port", "eighty"], "expected a number"),
+    (["serve", "--cert", "own.pem"], "--cert needs --key"),
+    (["serve", "--cert", "missing.pem", "--key", "missing.key"], "no such certificate file"),
     (["train", "--data", "nowhere", "--out", "m.onnx"], "no such folder"),
     (["train", "--data", ".", "--out", "m.onnx", "--seed", "-1"], "--seed"),
     (["train", "--data", "."], "the following arguments are required: --out"),

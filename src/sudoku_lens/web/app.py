@@ -104,6 +104,11 @@ class Health(BaseModel):
     status: str = Field(examples=["ok"])
     version: str
     max_upload_mb: float = Field(description="the largest upload accepted, in MB")
+    self_signed_fingerprint: str | None = Field(
+        None,
+        description="the SHA-256 fingerprint of the certificate `serve --lan` made for itself "
+        "when the page is served with it (browsers warn about it once), else null",
+    )
 
 
 class ReadResult(BaseModel):
@@ -332,6 +337,7 @@ def create_app(
     pool_size: int | None = None,
     live_sessions: int = 32,
     warm_up: bool = True,
+    self_signed_fingerprint: str | None = None,
 ) -> FastAPI:
     """Build the web app.
 
@@ -340,7 +346,8 @@ def create_app(
     `load_image`, the same limit as everywhere, 422 above it), `pool_size` is the number of
     requests whose image work may run at once (others wait their turn), `live_sessions` the number
     of camera sessions kept, and `warm_up` loads the digit model at start-up so the first photo is
-    fast.
+    fast. `self_signed_fingerprint` is the fingerprint of the self-signed certificate the page is
+    served with, if any: the page then explains, once per certificate, the browser's warning.
     """
     if max_upload_mb <= 0:
         raise ValueError("max_upload_mb must be positive")
@@ -412,8 +419,13 @@ def create_app(
 
     @app.get("/api/health", response_model=Health, tags=["service"])
     async def health() -> dict[str, Any]:
-        """Liveness check, with the upload limit for the page."""
-        return {"status": "ok", "version": __version__, "max_upload_mb": max_upload_mb}
+        """Liveness check, with the upload limit and the certificate's fingerprint for the page."""
+        return {
+            "status": "ok",
+            "version": __version__,
+            "max_upload_mb": max_upload_mb,
+            "self_signed_fingerprint": self_signed_fingerprint,
+        }
 
     @app.post("/api/read", response_model=ReadResult, responses=ERRORS, tags=["photos"])
     async def read(file: PhotoFile) -> dict[str, Any]:

@@ -793,14 +793,41 @@ function setCameraState(text, kind = "") {
   state.className = `camera-state ${kind}`;
 }
 
+// Why the camera cannot start, and what to do instead: the page names each case the browser
+// tells apart (refused, missing, busy, not a secure page) rather than one vague failure.
+const CAMERA_PROBLEM = {
+  insecure:
+    "The camera works only on a secure page, and this one is plain http:// on a network " +
+    "address. On the computer, run sudoku-lens serve --lan and open the https:// address it " +
+    "prints (or scan its QR code). Take a photo on the Photo tab works here as it is.",
+  unsupported:
+    "This browser gives no access to a camera. Use Take a photo on the Photo tab instead.",
+  denied:
+    "The camera was refused. To allow it, tap the icon beside the address (a lock or sliders), " +
+    "open Permissions or Site settings, set Camera to Allow, and press Start camera again; on " +
+    "an iPhone: Settings, Safari, Camera. Or use Take a photo on the Photo tab.",
+  missing: "No camera was found on this device. Use Choose a photo on the Photo tab instead.",
+  busy:
+    "The camera is in use by another app or tab. Close it there and press Start camera " +
+    "again, or use the Photo tab.",
+};
+
+function cameraProblem(error) {
+  if (error.name === "NotAllowedError" || error.name === "SecurityError") return "denied";
+  if (error.name === "NotFoundError" || error.name === "OverconstrainedError") return "missing";
+  if (error.name === "NotReadableError" || error.name === "AbortError") return "busy";
+  return "";
+}
+
+function showCameraProblem(problem) {
+  setCameraState(CAMERA_PROBLEM[problem], "error");
+  $("camera-state").dataset.problem = problem;
+}
+
 async function startCamera() {
+  delete $("camera-state").dataset.problem;
   if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
-    setCameraState(
-      window.isSecureContext
-        ? "This browser gives no access to a camera."
-        : "The camera needs a secure page: open it as https:// or on localhost.",
-      "error",
-    );
+    showCameraProblem(window.isSecureContext ? "unsupported" : "insecure");
     return;
   }
   try {
@@ -809,16 +836,14 @@ async function startCamera() {
       audio: false,
     });
   } catch (error) {
-    const denied = error.name === "NotAllowedError" || error.name === "SecurityError";
-    const missing = error.name === "NotFoundError" || error.name === "OverconstrainedError";
-    setCameraState(
-      denied
-        ? "The camera is not allowed: allow it in the browser's site settings, or use the Photo tab."
-        : missing
-          ? "No camera found: use the Photo tab to upload a photo."
-          : `No camera: ${error.message || error.name}. Use the Photo tab to upload a photo.`,
-      "error",
-    );
+    const problem = cameraProblem(error);
+    if (problem) showCameraProblem(problem);
+    else {
+      setCameraState(
+        `The camera did not start: ${error.message || error.name}. Use the Photo tab instead.`,
+        "error",
+      );
+    }
     return;
   }
   const video = $("camera-video");
@@ -1053,6 +1078,24 @@ function setUpTabs() {
   $("camera-snap").addEventListener("click", snapFrame);
 }
 
+// Served with the certificate `serve --lan` made, the page explains the browser's warning once
+// per certificate (a renewed one brings the warning back, and the note with it).
+function showCertificateNote(fingerprint) {
+  const key = "sudoku-lens-certificate-seen";
+  let seen = null;
+  try {
+    seen = localStorage.getItem(key);
+    localStorage.setItem(key, fingerprint);
+  } catch (_) {
+    // storage refused (private browsing): the note shows on each visit
+  }
+  if (seen === fingerprint) return;
+  $("certificate-note").hidden = false;
+  $("certificate-note-close").addEventListener("click", () => {
+    $("certificate-note").hidden = true;
+  });
+}
+
 async function loadLimits() {
   try {
     const response = await fetch("/api/health");
@@ -1061,11 +1104,20 @@ async function loadLimits() {
       maxUploadBytes = health.max_upload_mb * 2 ** 20;
       $("max-mb").textContent = String(health.max_upload_mb);
     }
+    if (health.self_signed_fingerprint) showCertificateNote(health.self_signed_fingerprint);
   } catch (_) {
     // keep the default limit; the server still enforces its own
   }
 }
 
+// The home-screen shortcut "Live camera" opens /#camera: straight into camera mode.
+function openRequestedMode() {
+  if (location.hash !== "#camera") return;
+  selectTab("camera");
+  startCamera();
+}
+
 setUpPhotoMode();
 setUpTabs();
 loadLimits();
+openRequestedMode();
