@@ -30,7 +30,7 @@ import numpy as np
 
 from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.pipeline import default_output_path, solve_photo
-from sudoku_lens.read.image_io import load_image, write_image
+from sudoku_lens.read.image_io import load_image, probe_image, write_image
 from sudoku_lens.read.reader import read_image, read_photo
 
 REPO = Path(__file__).resolve().parents[1]
@@ -47,14 +47,16 @@ def brought_down(data: bytes) -> bytes:
     return cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
 
 
-def timed(read: object, data: bytes) -> tuple[float, np.ndarray | None]:
-    """Wall seconds of `read(data)` and the digits it read (None when it found no grid)."""
-    start = time.perf_counter()
+def timed(read: object, data: bytes) -> tuple[float, float, np.ndarray | None]:
+    """Wall and CPU seconds of `read(data)` and the digits it read (None when it found no grid).
+    CPU time is what this process used, so it is not inflated when other programs share the
+    machine."""
+    wall, cpu = time.perf_counter(), time.process_time()
     try:
         grid = read(data).grid  # type: ignore[operator]
     except SudokuLensError:
         grid = None
-    return time.perf_counter() - start, grid
+    return time.perf_counter() - wall, time.process_time() - cpu, grid
 
 
 def whole(data: bytes) -> object:
@@ -80,18 +82,20 @@ def main() -> None:
     if args.limit:
         photos = photos[:: max(1, len(photos) // args.limit)][: args.limit]
     read_photo(photos[0].read_bytes())  # models loaded before timing
-    medians: dict[str, list[float]] = {"reduced": [], "whole": [], "small": []}
+    reads = {"reduced": read_photo, "whole": whole, "small": read_photo}
+    medians: dict[str, list[float]] = {f"{key} {c}": [] for key in reads for c in ("wall", "cpu")}
     differing, sizes = [], []
     for photo in photos:
         data = photo.read_bytes()
-        small = brought_down(data)
+        sources = {"reduced": data, "whole": data, "small": brought_down(data)}
         times: dict[str, list[float]] = {key: [] for key in medians}
+        grids = {}
         for _ in range(args.repeats):
-            seconds, reduced_grid = timed(read_photo, data)
-            times["reduced"].append(seconds)
-            seconds, whole_grid = timed(whole, data)
-            times["whole"].append(seconds)
-            times["small"].append(timed(read_photo, small)[0])
+            for key, read in reads.items():
+                wall, cpu, grids[key] = timed(read, sources[key])
+                times[f"{key} wall"].append(wall)
+                times[f"{key} cpu"].append(cpu)
+        reduced_grid, whole_grid = grids["reduced"], grids["whole"]
         for key, values in times.items():
             medians[key].append(statistics.median(values))
         same = (reduced_grid is None) == (whole_grid is None)
@@ -99,17 +103,26 @@ def main() -> None:
             cells = "no grid" if not same else int((reduced_grid != whole_grid).sum())
             differing.append(f"{photo.name} ({cells} cells)")
         sizes.append(picture_sizes(photo, data))
-    shape = load_image(photos[0].read_bytes()).shape
-    print(f"photos: {len(photos)} from {args.data} (first {shape[1]}x{shape[0]}), one core")
-    small = statistics.median(medians["small"])
-    for key, label in (("reduced", "decoded reduced"), ("whole", "decoded whole")):
-        ratios = [a / b for a, b in zip(medians[key], medians["small"], strict=True)]
-        print(
-            f"read {label}: median {ms(statistics.median(medians[key]))}, "
-            f"{statistics.median(ratios):.2f}x the {BROUGHT_DOWN}-pixel read "
-            f"(per photo {min(ratios):.2f}-{max(ratios):.2f}x)"
-        )
-    print(f"read of the photo brought down to {BROUGHT_DOWN} px: median {ms(small)}")
+    print(f"photos: {len(photos)} from {args.data}, one core (cv2 threads 1, OMP_NUM_THREADS=1)")
+    groups: dict[str, list[int]] = {}
+    for index, photo in enumerate(photos):
+        _, width, height = probe_image(photo.read_bytes())
+        size = f"{max(width, height)}x{min(width, height)} ({width * height / 1e6:.0f} MP)"
+        groups.setdefault(size, []).append(index)
+    for size, members in sorted(groups.items()):
+        print(f"{size}, {len(members)} photos (medians of each photo's median):")
+        for clock in ("wall", "cpu"):
+            group = {key: [values[i] for i in members] for key, values in medians.items()}
+            small = group[f"small {clock}"]
+            line = f"  {clock:>4}: {BROUGHT_DOWN} px beforehand {ms(statistics.median(small))}"
+            for key in ("reduced", "whole"):
+                read = group[f"{key} {clock}"]
+                ratios = [a / b for a, b in zip(read, small, strict=True)]
+                line += (
+                    f"; decoded {key} {ms(statistics.median(read))}, "
+                    f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
+                )
+            print(line)
     print(
         f"digits that differ between reduced and whole decoding: {len(differing)} photos"
         + (f": {', '.join(differing)}" if differing else "")
