@@ -29,6 +29,7 @@ from sudoku_lens.pipeline import (
     person_entries,
     solve_photo,
 )
+from sudoku_lens.read.image_io import Photo, load_photo
 from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, NOTES, PRINTED
 from sudoku_lens.read.reader import Reading, read_image
 from sudoku_lens.repair import repair
@@ -521,10 +522,10 @@ def test_drawing_rings_an_unsure_entry_in_orange_and_calls_it_nothing_else(
 def test_solve_photo_reports_and_draws_the_check(
     sample: SyntheticFilledPhoto, reading: Reading, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def read_with_kinds(image: np.ndarray, **_: Any) -> Reading:
-        return dataclasses.replace(reading, image=image)
+    def read_with_kinds(source: np.ndarray, **_: Any) -> Reading:
+        return dataclasses.replace(reading, photo=load_photo(source))
 
-    monkeypatch.setattr(pipeline, "read_image", read_with_kinds)
+    monkeypatch.setattr(pipeline, "read_photo", read_with_kinds)
     result = solve_photo(sample.photo.image)
     assert result.solved and not result.correct
     assert result.wrong_entries == expected_wrong(sample)
@@ -547,7 +548,9 @@ def test_solve_json_gives_the_kinds_as_solved(
     mistake = expected_wrong(sample)[0]
     misread = doubted(reading, [mistake.cell], PRINTED, 0.6)
     monkeypatch.setattr(
-        pipeline, "read_image", lambda image, **_: dataclasses.replace(misread, image=image)
+        pipeline,
+        "read_photo",
+        lambda source, **_: dataclasses.replace(misread, photo=load_photo(source)),
     )
     summary = solve_photo(sample.photo.image).to_json()
     assert summary["kinds"] == "".join(".phn"[k] for k in sample.filled.kinds.ravel())
@@ -613,7 +616,9 @@ def test_live_mode_marks_wrong_entries_on_the_moving_page(
     from sudoku_lens.live import solver as live_solver
 
     monkeypatch.setattr(
-        live_solver, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
+        live_solver,
+        "read_image",
+        lambda image, **_: dataclasses.replace(reading, photo=Photo(image)),
     )
     solver = LiveSolver(LiveSettings(banner=False, check_only=check_only))
     frame = sample.photo.image
@@ -646,7 +651,9 @@ def test_live_mode_rings_an_unsure_entry_in_orange(
     (r, c) = expected_wrong(sample)[0].cell
     unclear = read_unclearly(reading, sample, r, c)
     monkeypatch.setattr(
-        live_solver, "read_image", lambda image, **_: dataclasses.replace(unclear, image=image)
+        live_solver,
+        "read_image",
+        lambda image, **_: dataclasses.replace(unclear, photo=Photo(image)),
     )
     solver = LiveSolver(LiveSettings(banner=False))
     frame = sample.photo.image

@@ -712,12 +712,15 @@ def test_solve_reports_wrong_entries_and_check_only_draws_no_answers(client, mon
 
     from conftest import truth_reading
     from sudoku_lens import pipeline
+    from sudoku_lens.read.image_io import load_photo
     from sudoku_lens.synth.handwriting import synth_filled_photo
 
     sample = synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)
     reading = truth_reading(sample)
     monkeypatch.setattr(
-        pipeline, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
+        pipeline,
+        "read_photo",
+        lambda source, **_: dataclasses.replace(reading, photo=load_photo(source)),
     )
     data = jpeg(sample.photo.image)
     body = post_photo(client, "/api/solve", data).json()

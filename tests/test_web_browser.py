@@ -148,9 +148,12 @@ def upload_read_as(page, sample, reading, tmp_path: Path, monkeypatch) -> None:
 
     from sudoku_lens import pipeline
     from sudoku_lens.read import reader
+    from sudoku_lens.read.image_io import load_photo
 
     monkeypatch.setattr(
-        pipeline, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
+        pipeline,
+        "read_photo",
+        lambda source, **_: dataclasses.replace(reading, photo=load_photo(source)),
     )
     monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
     path = tmp_path / "filled.jpg"

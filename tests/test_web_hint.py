@@ -186,7 +186,7 @@ def test_entries_sent_as_read_keep_their_uncertainty(client, filled, monkeypatch
     right = [int(i) for i in np.flatnonzero(read) if int(i) not in mistakes]
     reading = unsure_reading(reading, right[0])
     monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
-    monkeypatch.setattr(pipeline, "read_image", lambda image, **_: reading)
+    monkeypatch.setattr(pipeline, "read_photo", lambda source, **_: reading)
     files = {"file": ("filled.png", cv2.imencode(".png", sample.photo.image)[1].tobytes())}
     as_read = "".join(map(str, read))
     solved = client.post("/api/solve", files=files, data={"entries": as_read}).json()

@@ -23,9 +23,8 @@ from sudoku_lens.draw import DEFAULT_DIGIT_HEIGHT, draw_solution
 from sudoku_lens.puzzle import as_grid, grid_json
 from sudoku_lens.puzzle.text import cell_name
 from sudoku_lens.read.grid import CELL, CROP, MARGIN, GridSearch
-from sudoku_lens.read.image_io import load_image
 from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, NOTES, PRINTED, kinds_text
-from sudoku_lens.read.reader import Reading, corners_json, read_image
+from sudoku_lens.read.reader import Reading, corners_json, read_photo
 from sudoku_lens.repair import RepairResult, repair
 from sudoku_lens.solve import Status, solve
 
@@ -379,10 +378,8 @@ def solve_photo(
     no grid is found.
     """
     start = time.perf_counter()
-    image = load_image(source, name=name)
-    timings = {"decode": time.perf_counter() - start}
-    reading = read_image(image, trace=trace)
-    timings.update((k, v) for k, v in reading.timings.items() if k != "total")
+    reading = read_photo(source, trace=trace, name=name)
+    timings = {k: v for k, v in reading.timings.items() if k != "total"}
 
     stage = time.perf_counter()
     answer = answer_reading(reading, grid=grid, entries=entries)
@@ -479,7 +476,18 @@ def draw_outline(
     return out
 
 
-def default_output_path(photo: str | os.PathLike[str], suffix: str = "solved") -> Path:
-    """`<stem>-<suffix>.png` (by default `<stem>-solved.png`) in the current directory for a
-    photo at `photo`."""
-    return Path(f"{Path(photo).stem}-{suffix}.png")
+def picture_ending(kind: str) -> str:
+    """The file name ending of the picture drawn on a photo of format `kind` (`Photo.kind`):
+    .jpg for a JPEG photo, small enough to send (see `image_io.JPEG_QUALITY`: a 12-16
+    megapixel phone photo's solved picture is 1.4 MB, a PNG of it 13 MB); .png for any other,
+    whose pixels a PNG keeps as they are."""
+    return ".jpg" if kind == "JPEG" else ".png"
+
+
+def default_output_path(
+    photo: str | os.PathLike[str], suffix: str = "solved", kind: str = "PNG"
+) -> Path:
+    """`<stem>-<suffix><ending>` (by default `<stem>-solved.png`) in the current directory for a
+    photo at `photo` of format `kind`, ending as `picture_ending` says: `photo-solved.jpg` for
+    the JPEG `photo.jpg`."""
+    return Path(f"{Path(photo).stem}-{suffix}{picture_ending(kind)}")

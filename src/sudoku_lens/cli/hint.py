@@ -42,7 +42,8 @@ def add_parser(subparsers: Any) -> None:
         "--output",
         metavar="OUT.png",
         help="the picture to write (.png, .jpg, ...): the photo with the step drawn in (default "
-        "<photo>-hint.png; none with --json or a photo on stdin, as for solve), or for puzzle "
+        "<photo>-hint.jpg for a JPEG photo, else <photo>-hint.png; none with --json or a photo "
+        "on stdin, as for solve), or for puzzle "
         "text the grid with the step drawn",
     )
     parser.add_argument("--json", action="store_true", help="print the step as JSON")
@@ -93,15 +94,13 @@ def run(args: argparse.Namespace) -> int:
     output = Path(args.output) if args.output else None
     if output is not None:
         check_writable(output)
-    photo: str | np.ndarray | None = None
+    photo: str | bytes | None = None
     found: PhotoHint | None = None
     text = None
     if args.puzzle == "-":
         data, text = read_stdin()
         if data is not None:
-            from sudoku_lens.read.image_io import decode_image
-
-            photo = decode_image(data, name="standard input")
+            photo = data
     elif looks_like_image(args.puzzle):
         photo = args.puzzle
     if photo is not None:
@@ -110,14 +109,17 @@ def run(args: argparse.Namespace) -> int:
         from sudoku_lens.logic.units import cell_name
 
         try:
-            found = hint_photo(photo, technique=args.technique, every=args.every)
+            name = "standard input" if isinstance(photo, bytes) else None
+            found = hint_photo(photo, technique=args.technique, every=args.every, name=name)
         except UnsolvablePuzzleError as exc:
             raise UnsolvablePuzzleError(
                 f"{exc} (sudoku-lens solve PHOTO --debug DIR shows each reading stage)"
             ) from None
         steps, image, state = found.steps, found.image, found.state
         if output is None and isinstance(photo, str) and not args.json:
-            output = Path(f"{Path(photo).stem}-hint.png").resolve()
+            from sudoku_lens.pipeline import default_output_path
+
+            output = default_output_path(photo, "hint", found.reading.photo.kind).resolve()
         if found.corrected_cells:
             cells = ", ".join(f"r{r + 1}c{c + 1}" for r, c in found.corrected_cells)
             print(f"sudoku-lens: corrected misread digits at {cells}", file=sys.stderr)

@@ -37,13 +37,12 @@ def run(args: argparse.Namespace) -> int:
     from sudoku_lens.cli.solve_photo import stdin_bytes
     from sudoku_lens.puzzle import format_grid
     from sudoku_lens.read.formats import MAX_BYTES
-    from sudoku_lens.read.image_io import decode_image, quiet_opencv
+    from sudoku_lens.read.image_io import quiet_opencv
     from sudoku_lens.read.reader import read_photo
 
     quiet_opencv()
     if args.photo == "-":
-        source = decode_image(stdin_bytes().read(MAX_BYTES + 1), name="standard input")
-        reading = read_photo(source)
+        reading = read_photo(stdin_bytes().read(MAX_BYTES + 1), name="standard input")
     else:
         reading = read_photo(args.photo)
     if args.json:

@@ -66,8 +66,9 @@ def add_parser(subparsers: Any) -> None:
         "-o",
         "--output",
         metavar="FILE",
-        help="for a photo: the picture to write (.png, .jpg, .bmp, .tif or .webp; default "
-        "<photo>-solved.png, or <photo>-checked.png with --check); "
+        help="for a photo: the picture to write (.png, .jpg, .bmp, .tif or .webp, by its ending; "
+        "default <photo>-solved.jpg for a JPEG photo, else <photo>-solved.png, or "
+        "<photo>-checked.jpg/.png with --check); "
         "for puzzle text: write one line per puzzle to FILE, in input order: the 81-digit "
         "solution, or 'error: ...' for a puzzle with no solution, several, or unreadable text",
     )

@@ -18,8 +18,6 @@ from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.read.formats import HEAD_BYTES, IMAGE_SUFFIXES, image_format, unsupported_format
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from sudoku_lens.pipeline import PhotoSolution
 
 
@@ -83,28 +81,24 @@ def run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
     printed, exit code 1; so is a wrong entry.
     """
     from sudoku_lens.pipeline import default_output_path, solve_photo
-    from sudoku_lens.read.image_io import decode_image, quiet_opencv, write_image
+    from sudoku_lens.read.image_io import quiet_opencv, write_image
 
     quiet_opencv()
     output = Path(args.output) if args.output else None
     if output is not None:
         check_writable(output)
-    if data is None:
-        source: Path | np.ndarray = Path(args.puzzle)
-        shown = args.puzzle
-    else:
-        source = decode_image(data, name="standard input")
-        shown = "standard input"
+    source: Path | bytes = Path(args.puzzle) if data is None else data
+    shown = args.puzzle if data is None else "standard input"
     if args.debug is None:
-        result = solve_photo(source, check_only=args.check)
+        result = solve_photo(source, check_only=args.check, name=shown)
     else:
         from sudoku_lens.debug import solve_photo_with_pictures
 
-        result = solve_photo_with_pictures(source, args.debug, check_only=args.check)
+        result = solve_photo_with_pictures(source, args.debug, check_only=args.check, name=shown)
     plain = not args.json and args.debug is None
     if output is None and plain and data is None and result.solved:
         suffix = "checked" if args.check else "solved"
-        output = default_output_path(args.puzzle, suffix).resolve()
+        output = default_output_path(args.puzzle, suffix, result.reading.photo.kind).resolve()
     if output is not None:
         write_image(output, result.image)
 

@@ -48,6 +48,7 @@ from sudoku_lens.live.smoothing import CornerFilter
 from sudoku_lens.live.tracking import CornerTracker, quad_area
 from sudoku_lens.pipeline import CheckedEntry, answer_reading
 from sudoku_lens.puzzle import grid_json
+from sudoku_lens.read.grid.search import check_searchable
 from sudoku_lens.read.reader import corners_json, read_image
 from sudoku_lens.solve import Status
 
@@ -221,12 +222,15 @@ class LiveSolver:
         """Process the next frame (BGR uint8) taken at `timestamp` seconds; returns its result.
 
         The input is not modified. Without timestamps frames are taken `1 / settings.fps` apart.
+        Raises ImageError for a frame that is not a BGR image, and GridNotFoundError, as a photo
+        gets it, for one too small or too narrow to hold a grid (`check_searchable`).
         """
         start = time.perf_counter()
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ImageError("a live frame must be a BGR image (height x width x 3, uint8)")
         if min(frame.shape[:2]) < 1:
             raise ImageError(f"a live frame of {frame.shape[1]}x{frame.shape[0]} pixels is empty")
+        check_searchable(frame)
         stamp = self._index / self.settings.fps if timestamp is None else float(timestamp)
         self._index += 1
         if frame.shape[:2] != self._shape:
