@@ -257,7 +257,7 @@ def pencilled_cell(marks: dict[int, tuple[int, int]], height: float = 0.2) -> np
 
 
 @pytest.mark.parametrize("turns", [0, 1, 2, 3])
-def test_candidates_at_their_keypad_places_are_counted_upright(turns: int) -> None:
+def test_candidates_at_their_keypad_places_are_read_upright(turns: int) -> None:
     from sudoku_lens.read.digits import find_ink
     from sudoku_lens.read.kinds import keypad_candidates
 
@@ -269,6 +269,6 @@ def test_candidates_at_their_keypad_places_are_counted_upright(turns: int) -> No
     ]
     # as the photo lies, turned `turns` quarter turns anticlockwise from upright
     laid = [np.ascontiguousarray(np.rot90(crop, turns)) for crop in cells]
-    counts = keypad_candidates([find_ink(crop) for crop in laid], range(4), turns)
-    assert counts.get(0) == 2 and counts.get(1) == 3
-    assert counts.get(2, 0) == 0 and 3 not in counts
+    digits = keypad_candidates([find_ink(crop) for crop in laid], range(4), turns)
+    assert digits.get(0) == (1, 5) and digits.get(1) == (2, 5, 8)
+    assert digits.get(2, ()) == () and 3 not in digits

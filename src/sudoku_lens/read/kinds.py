@@ -10,7 +10,8 @@ measured on each cell and against the grid's other digits (`kind_features`): col
 darkness and width, size and place in the cell, stray small marks, and the digit model's
 confidence. `assign_kinds` puts the two models' answers together, weighing the digits read as
 print or pen as two groups of the grid (`weigh_print_against_pen`); a cell read as handwriting
-that holds small candidates at their keypad places is pencil notes (`keypad_candidates`).
+that holds small candidates at their keypad places is pencil notes (`keypad_candidates`), and
+those digits are the cell's candidates (`Reading.candidates`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import ClassVar
 import cv2
 import numpy as np
 
+from sudoku_lens.errors import PuzzleFormatError
 from sudoku_lens.read.digits import (
     SIZE,
     WORK,
@@ -51,6 +53,45 @@ EMPTY, PRINTED, HANDWRITTEN, NOTES = range(4)
 def kinds_text(kinds: np.ndarray) -> str:
     """81 characters of KIND_CHARS for a 9x9 array of kind indices."""
     return "".join(KIND_CHARS[int(k)] for k in np.asarray(kinds).ravel())
+
+
+Candidates = tuple[tuple[tuple[int, ...], ...], ...]
+"""9 rows of 9 cells of sorted candidate digits, `()` where a cell holds none."""
+
+NO_CANDIDATES: Candidates = tuple(tuple(() for _ in range(9)) for _ in range(9))
+"""A grid without any candidates."""
+
+
+def candidates_json(candidates: Candidates) -> list[str]:
+    """81 strings, row by row: each cell's candidates as digits ("45"), "" where none."""
+    return ["".join(map(str, cell)) for row in candidates for cell in row]
+
+
+def parse_candidates(cells: Sequence[str]) -> Candidates:
+    """The candidates of 81 strings of digits 1-9 (as `candidates_json` writes them; a cell's
+    digits in any order, repeats counted once). PuzzleFormatError for anything else."""
+    if isinstance(cells, str) or len(cells) != 81:
+        raise PuzzleFormatError(
+            'candidates must be a list of 81 strings of digits 1-9, "" for none'
+        )
+    out = []
+    for index, text in enumerate(cells):
+        if not isinstance(text, str) or not set(text) <= set("123456789"):
+            raise PuzzleFormatError(
+                f"candidates of r{index // 9 + 1}c{index % 9 + 1}: {text!r} is not digits 1-9"
+            )
+        out.append(tuple(sorted({int(ch) for ch in text})))
+    return tuple(tuple(out[r * 9 : r * 9 + 9]) for r in range(9))
+
+
+def as_candidates(candidates: Candidates | Sequence[str]) -> Candidates:
+    """Candidates given as 9 rows of 9 digit tuples or as 81 strings of digits
+    (`parse_candidates`), as 9 x 9 sorted tuples. PuzzleFormatError for anything else."""
+    if len(candidates) == 81:
+        return parse_candidates(candidates)  # type: ignore[arg-type]
+    if len(candidates) != 9 or any(len(row) != 9 for row in candidates):
+        raise PuzzleFormatError("candidates must be 9 rows of 9 cells, or 81 strings of digits")
+    return parse_candidates(["".join(map(str, cell)) for row in candidates for cell in row])
 
 
 def parse_kinds(text: str) -> np.ndarray:
@@ -366,11 +407,11 @@ def keypad_candidates(
     cells: Sequence[int],
     turns: int,
     classifier: DigitClassifier | None = None,
-) -> dict[int, int]:
-    """For each cell of `cells` (indices as they lie in the photo, whose ink `found` holds), how
-    many distinct digits stand as separate small marks each at its own keypad place of the
-    upright cell (see KEYPAD_MARKS); cells where none is found are left out. Only cells holding
-    KEYPAD_MARKS small marks or more are read, by the digit model, all in one batch."""
+) -> dict[int, tuple[int, ...]]:
+    """For each cell of `cells` (indices as they lie in the photo, whose ink `found` holds), the
+    distinct digits, sorted, that stand as separate small marks each at its own keypad place of
+    the upright cell (see KEYPAD_MARKS); cells where none is found are left out. Only cells
+    holding KEYPAD_MARKS small marks or more are read, by the digit model, all in one batch."""
     inner = WORK - 2 * (WORK // 6)
     third = inner / 3.0
     images: list[np.ndarray] = []
@@ -406,7 +447,7 @@ def keypad_candidates(
         digit = int(p[1:].argmax()) + 1
         if p[digit] >= _KEYPAD_SURE and divmod(digit - 1, 3) == place:
             digits.setdefault(cell, set()).add(digit)
-    return {cell: len(found_digits) for cell, found_digits in digits.items()}
+    return {cell: tuple(sorted(found_digits)) for cell, found_digits in digits.items()}
 
 
 def allowed_kind_probabilities(
