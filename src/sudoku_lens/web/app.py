@@ -158,9 +158,9 @@ class CheckedCandidates(BaseModel):
 
 
 class WrongCandidates(CheckedCandidates):
-    """`CheckedCandidates` with the answer they leave out (absent when checking only)."""
+    """`CheckedCandidates` with the answer they leave out."""
 
-    expected: int | None = Field(None, description="the solution's digit")
+    expected: int = Field(description="the solution's digit")
 
 
 class SolveResult(BaseModel):
@@ -191,7 +191,7 @@ class SolveResult(BaseModel):
     unsure_entries: list[UnsureEntry] = Field(
         description="handwritten entries read too unclearly to check (never called wrong)"
     )
-    wrong_candidates: list[WrongCandidates] = Field(
+    wrong_candidates: list[WrongCandidates | CheckedCandidates] = Field(
         description="cells whose two or more candidates leave out the answer (`expected` absent "
         "when check_only)"
     )
