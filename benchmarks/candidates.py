@@ -9,11 +9,13 @@ wrong, the photos with any right set reported, where the planted sets not report
 (`MISSED`), and how often the candidates read are the candidates pencilled.
 
 `--kinds truth` (the default) takes each cell's kind from the generator, as certain, and
-everything else from the reader (the candidates of a cell of notes are read from its pixels
-either way); `--kinds reader` uses the reader's own kinds: the whole thing, as a user gets it.
+everything else from the reader; `--kinds reader` uses the reader's own kinds: the whole thing,
+as a user gets it. `--candidates truth` gives the cells of notes the candidates pencilled
+instead of those read (the check alone).
 
     python benchmarks/candidates.py --seeds 40
     python benchmarks/candidates.py --seeds 40 --kinds reader
+    python benchmarks/candidates.py --seeds 40 --candidates truth
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse
+import dataclasses
 import sys
 import time
 
@@ -66,6 +69,12 @@ def main() -> None:
         default="truth",
         help="cell kinds from the generator (default) or from the reader",
     )
+    parser.add_argument(
+        "--candidates",
+        choices=("truth", "reader"),
+        default="reader",
+        help="candidates read (default) or pencilled (the generator's)",
+    )
     args = parser.parse_args()
     fonts = [str(path) for path in find_handwriting_fonts()]
     if not fonts:
@@ -97,6 +106,8 @@ def main() -> None:
             continue
         if args.kinds == "truth":
             reading = reading.with_kinds(truth.kinds)
+        if args.candidates == "truth":
+            reading = dataclasses.replace(reading, candidates=truth.candidates)
         for r, c in np.argwhere(truth.kinds == NOTES):
             notes_cells += 1
             read = reading.candidates[r][c]
@@ -137,7 +148,8 @@ def main() -> None:
         return f"{100 * part / whole:.1f}%" if whole else "n/a"
 
     print(
-        f"{args.seeds} photos ({args.difficulty}, kinds from the {args.kinds}), "
+        f"{args.seeds} photos ({args.difficulty}, kinds from the {args.kinds}, candidates from "
+        f"the {args.candidates}), "
         f"{seconds:.1f} s: givens solved on {solved}, grid lost on {lost}"
     )
     print(

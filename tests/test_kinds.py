@@ -269,6 +269,6 @@ def test_candidates_at_their_keypad_places_are_read_upright(turns: int) -> None:
     ]
     # as the photo lies, turned `turns` quarter turns anticlockwise from upright
     laid = [np.ascontiguousarray(np.rot90(crop, turns)) for crop in cells]
-    digits = keypad_candidates([find_ink(crop) for crop in laid], range(4), turns)
-    assert digits.get(0) == (1, 5) and digits.get(1) == (2, 5, 8)
-    assert digits.get(2, ()) == () and 3 not in digits
+    read = keypad_candidates([find_ink(crop) for crop in laid], range(4), turns)
+    assert read[0] == ((1, 5), True) and read[1] == ((2, 5, 8), True)
+    assert 2 not in read and 3 not in read

@@ -20,7 +20,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 import cv2
 import numpy as np
@@ -394,6 +394,18 @@ _KEYPAD_SURE = 0.5
 """Least probability of the digit read for a candidate mark."""
 
 
+class KeypadReading(NamedTuple):
+    """What `keypad_candidates` read in a cell."""
+
+    digits: tuple[int, ...]
+    """The distinct digits read at their own keypad places, sorted."""
+    whole: bool
+    """Whether they are all of the cell's marks: none left unread (unsure, away from its
+    place, too faint beside the darkest to be looked at) and no digit read twice. A reading
+    that is not whole may leave out a candidate the person pencilled, and so is no list of
+    their candidates."""
+
+
 def _turned_point(point: np.ndarray, turns: int, side: int) -> tuple[float, float]:
     """(x, y) of a pixel centre of a `side`-pixel square after `turns` quarter turns clockwise."""
     x, y = float(point[0]), float(point[1])
@@ -407,15 +419,17 @@ def keypad_candidates(
     cells: Sequence[int],
     turns: int,
     classifier: DigitClassifier | None = None,
-) -> dict[int, tuple[int, ...]]:
+) -> dict[int, KeypadReading]:
     """For each cell of `cells` (indices as they lie in the photo, whose ink `found` holds), the
-    distinct digits, sorted, that stand as separate small marks each at its own keypad place of
-    the upright cell (see KEYPAD_MARKS); cells where none is found are left out. Only cells
-    holding KEYPAD_MARKS small marks or more are read, by the digit model, all in one batch."""
+    distinct digits that stand as separate small marks each at its own keypad place of the
+    upright cell (see KEYPAD_MARKS), and whether that is every small mark of the cell; cells
+    where none is found are left out. Only cells holding KEYPAD_MARKS small marks or more are
+    read, by the digit model, all in one batch."""
     inner = WORK - 2 * (WORK // 6)
     third = inner / 3.0
     images: list[np.ndarray] = []
     places: list[tuple[int, tuple[int, int]]] = []
+    counted: dict[int, int] = {}
     for cell in cells:
         laid = np.ascontiguousarray(found[cell].ink[_INNER, _INNER])
         flat = laid.ravel()
@@ -429,6 +443,8 @@ def keypad_candidates(
         )
         if len(small) < KEYPAD_MARKS:
             continue
+        faint = cv2.connectedComponentsWithStats((laid > _FAINT).view(np.uint8), connectivity=8)
+        counted[cell] = max(len(small), int(np.count_nonzero(faint[2][1:, 4] > _SPECK)))
         ink = np.ascontiguousarray(np.rot90(found[cell].ink, -turns))
         upright_labels = np.zeros((WORK, WORK), np.int32)
         upright_labels[_INNER, _INNER] = np.rot90(labels, -turns)
@@ -442,12 +458,15 @@ def keypad_candidates(
     if not images:
         return {}
     probabilities = (classifier or DigitClassifier.default()).predict_prepared(np.stack(images))
-    digits: dict[int, set[int]] = {}
+    digits: dict[int, list[int]] = {}
     for (cell, place), p in zip(places, probabilities, strict=True):
         digit = int(p[1:].argmax()) + 1
         if p[digit] >= _KEYPAD_SURE and divmod(digit - 1, 3) == place:
-            digits.setdefault(cell, set()).add(digit)
-    return {cell: tuple(sorted(found_digits)) for cell, found_digits in digits.items()}
+            digits.setdefault(cell, []).append(digit)
+    return {
+        cell: KeypadReading(tuple(sorted(set(read))), len(set(read)) == len(read) == counted[cell])
+        for cell, read in digits.items()
+    }
 
 
 def allowed_kind_probabilities(

@@ -210,18 +210,21 @@ def keypad_notes(
     all in one batch: of each cell of pencil notes, and of each cell read as handwriting that
     may be notes (KEYPAD_NOTES_CHANCE); one of those holding KEYPAD_MARKS candidates or more
     becomes notes, its digit and kind changed in `grid`, `kinds` and `kind_probabilities` (in
-    place)."""
+    place). A cell's candidates are kept only where every small mark of it was read
+    (`KeypadReading.whole`): a partial reading could leave out the answer the person
+    pencilled."""
     maybe_notes = (kinds == HANDWRITTEN) & (kind_probabilities[..., NOTES] >= KEYPAD_NOTES_CHANCE)
     looked_at = maybe_notes | (kinds == NOTES)
     as_laid = rotate_grid(np.arange(81).reshape(9, 9), cells.turns)
     upright = {int(as_laid[r, c]): (r, c) for r, c in zip(*np.nonzero(looked_at), strict=True)}
     found = np.full((9, 9), None, object)
-    for cell, digits in keypad_candidates(cells.found, list(upright), cells.turns).items():
+    for cell, read in keypad_candidates(cells.found, list(upright), cells.turns).items():
         r, c = upright[cell]
-        if maybe_notes[r, c] and len(digits) >= KEYPAD_MARKS:
+        if maybe_notes[r, c] and len(read.digits) >= KEYPAD_MARKS:
             grid[r, c], kinds[r, c] = 0, NOTES
             kind_probabilities[r, c] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
-        found[r, c] = digits
+        if read.whole:
+            found[r, c] = read.digits
     return tuple(
         tuple(found[r, c] if kinds[r, c] == NOTES and found[r, c] else () for c in range(9))
         for r in range(9)

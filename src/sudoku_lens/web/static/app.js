@@ -366,6 +366,7 @@ function renderGrid() {
     const notes = !given && !entry && hinted === "0" ? editor.candidates[i] : "";
     input.value = given ? digit : entry || (hinted !== "0" ? hinted : notes);
     input.classList.toggle("notes", Boolean(notes));
+    input.classList.toggle("many", notes.length > 4);
     input.classList.toggle("wrong-notes", Boolean(notes) && editor.wrongCandidates.has(i));
     input.classList.toggle("hinted", hinted !== "0");
     input.classList.toggle("hint-now", hints.now.has(i));
