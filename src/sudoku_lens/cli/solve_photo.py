@@ -53,8 +53,9 @@ def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--check",
         action="store_true",
-        help="for a photo: check the handwritten entries against the solution and mark the wrong "
-        "ones in the picture, drawing no answers (to keep solving by yourself)",
+        help="for a photo: check the handwritten entries and pencilled candidates against the "
+        "solution and mark the wrong ones in the picture, drawing no answers (to keep solving by "
+        "yourself)",
     )
     parser.add_argument(
         "--debug",
