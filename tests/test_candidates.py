@@ -378,3 +378,25 @@ def test_live_results_carry_the_wrong_candidates(sample, reading, monkeypatch) -
     names = [f"r{r + 1}c{c + 1}" for r, c in planted(sample)]
     assert [cell["cell"] for cell in result.to_json()["wrong_candidates"]] == names
     assert purple(cells_of(result.frame, result.corners)).max() > 60
+
+
+def test_the_hint_command_names_the_wrong_candidates(
+    monkeypatch, capsys, tmp_path: Path, sample, reading
+) -> None:
+    from sudoku_lens.cli import main
+    from sudoku_lens.read import reader
+
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
+    photo = tmp_path / "notes.png"
+    cv2.imwrite(str(photo), sample.photo.image)
+    assert main(["hint", str(photo), "-o", str(tmp_path / "hint.png")]) == 0
+    err = capsys.readouterr().err.splitlines()
+    for r, c in planted(sample):
+        digits = "".join(map(str, sample.filled.candidates[r][c]))
+        line = f"sudoku-lens: r{r + 1}c{c + 1}: your candidates {digits} leave out the answer"
+        assert line in err
+    assert main(["hint", str(photo), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert [cell["cell"] for cell in printed["wrong_candidates"]] == [
+        f"r{r + 1}c{c + 1}" for r, c in planted(sample)
+    ]
