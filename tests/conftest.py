@@ -1,8 +1,8 @@
 """Shared test set-up: the shared data beside the repository, and helpers on its photos.
 
 The photos and puzzle sets are not part of the repository: they sit in `../shared/data` beside
-the checkout. Tests that need them take the `wicht_data` or `puzzles_data` fixture, which skips
-with a message naming the missing folder where it is absent.
+the checkout. Tests that need them take the `wicht_data`, `kubiesa_data` or `puzzles_data`
+fixture, which skips with a message naming the missing folder where it is absent.
 
 Under CI (the `CI` environment variable set) Hypothesis draws the same examples on every run, so
 that a clean clone's run never turns red on a case no one has seen; elsewhere it draws new ones
@@ -37,6 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = Path(__file__).parents[1].parent / "shared" / "data"
 WICHT = SHARED_DATA / "wicht-v2-train"
 PUZZLES = SHARED_DATA / "puzzles"
+KUBIESA = SHARED_DATA / "kubiesa-train"
 
 
 def _required(folder: Path, marker: str) -> Path:
@@ -55,6 +56,13 @@ def wicht_data() -> Path:
 def puzzles_data() -> Path:
     """The puzzle sets (one puzzle per line); skips where absent."""
     return _required(PUZZLES, "top95.txt")
+
+
+@pytest.fixture(scope="session")
+def kubiesa_data() -> Path:
+    """The puzzle-book photos labelled per cell (images/, labels/, metadata.csv,
+    candidates.tsv); skips where absent."""
+    return _required(KUBIESA, "metadata.csv")
 
 
 def truth_grid(photo: Path) -> np.ndarray:
