@@ -127,10 +127,11 @@ def photo(tmp_path_factory):
 
 
 def grid_state(page) -> tuple[str, str]:
-    """The editor's digits (81 chars, 0 for empty) and the answer digits shown in empty cells."""
+    """The editor's digits (81 chars, 0 for empty and for a cell of candidates) and the answer
+    digits shown in empty cells."""
     return page.eval_on_selector_all(
         "#grid input",
-        "cells => [cells.map(c => c.value || '0').join(''),"
+        "cells => [cells.map(c => c.classList.contains('notes') ? '0' : c.value || '0').join(''),"
         " cells.map(c => c.placeholder || '0').join('')]",
     )
 
@@ -1051,13 +1052,21 @@ def test_pencilled_candidates_are_shown_small_edited_and_checked(page, tmp_path,
     pencilled = ["".join(map(str, cell)) for row in sample.filled.candidates for cell in row]
     planted = [int(i) for i in np.flatnonzero(sample.filled.wrong_candidates)]
     cells = page.locator("#grid input")
-    classes = page.eval_on_selector_all("#grid input", "cells => cells.map(c => c.className)")
-    values = page.eval_on_selector_all("#grid input", "cells => cells.map(c => c.value)")
-    assert [i for i, c in enumerate(classes) if "notes" in c.split()] == [
-        i for i, digits in enumerate(pencilled) if digits
-    ]
-    assert [i for i, c in enumerate(classes) if "wrong-notes" in c] == planted
-    assert all(values[i] == pencilled[i] for i in range(81) if pencilled[i])
+    with_notes = [i for i, digits in enumerate(pencilled) if digits]
+
+    def shown() -> tuple[list[int], list[int], list[str]]:
+        """The cells showing candidates, those framed as wrong, and every cell's value."""
+        classes = page.eval_on_selector_all("#grid input", "cells => cells.map(c => c.className)")
+        values = page.eval_on_selector_all("#grid input", "cells => cells.map(c => c.value)")
+        notes = [i for i, c in enumerate(classes) if "notes" in c.split()]
+        return notes, [i for i, c in enumerate(classes) if "wrong-notes" in c], values
+
+    # with the answers shown, right candidates give way to the answer; wrong ones stay, framed
+    notes, framed, values = shown()
+    assert notes == framed == planted
+    assert all(values[i] == pencilled[i] for i in planted)
+    answers = grid_state(page)[1]
+    assert all(answers[i] != "0" for i in with_notes if i not in planted)
     font = "c => parseFloat(getComputedStyle(c).fontSize)"
     assert cells.nth(planted[0]).evaluate(font) < 0.7 * cells.nth(0).evaluate(font)
     assert "leave out the answer" in cells.nth(planted[0]).get_attribute("aria-label")
@@ -1069,6 +1078,9 @@ def test_pencilled_candidates_are_shown_small_edited_and_checked(page, tmp_path,
     first.click()
     page.keyboard.press("n")
     expect(page.locator("#notes-mode")).to_have_attribute("aria-pressed", "true")
+    notes, framed, values = shown()  # pencilling: every cell's candidates shown
+    assert notes == with_notes and framed == planted
+    assert all(values[i] == pencilled[i] for i in with_notes)
     page.keyboard.press(answer)
     expect(page.locator("#message")).to_contain_text(
         "1 cell of your candidates leaves out the answer"
@@ -1087,6 +1099,7 @@ def test_pencilled_candidates_are_shown_small_edited_and_checked(page, tmp_path,
     # notes mode off: a digit typed is an entry again, and takes the candidates' place
     page.click("#notes-mode")
     expect(page.locator("#notes-mode")).to_have_attribute("aria-pressed", "false")
+    assert shown()[0] == []  # every set of candidates right: the answers shown instead
     first.click()
     page.keyboard.press(answer)
     expect(first).to_have_class(re.compile(r"\bhandwritten\b"))

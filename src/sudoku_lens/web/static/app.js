@@ -208,6 +208,7 @@ function setNotesMode(on) {
   button.setAttribute("aria-pressed", String(on));
   button.textContent = on ? "Notes: on" : "Notes: off";
   $("grid").classList.toggle("notes-mode", on);
+  renderGrid();
 }
 
 // A pasted digit goes into the cell; a pasted puzzle (81 cells, 0 or . for empty, any
@@ -363,7 +364,11 @@ function renderGrid() {
     const given = digit !== "0";
     const entry = !given && editor.entries[i] !== "0" ? editor.entries[i] : "";
     const hinted = !given && !entry && hints.placed.has(i) ? hints.puzzle[i] : "0";
-    const notes = !given && !entry && hinted === "0" ? editor.candidates[i] : "";
+    // A cell's candidates give way to its answer, as in the picture, unless the answers are
+    // hidden, the person is pencilling (notes mode) or they leave the answer out.
+    const showNotes =
+      hidingAnswers() || !editor.solution || editor.notesMode || editor.wrongCandidates.has(i);
+    const notes = !given && !entry && hinted === "0" && showNotes ? editor.candidates[i] : "";
     input.value = given ? digit : entry || (hinted !== "0" ? hinted : notes);
     input.classList.toggle("notes", Boolean(notes));
     input.classList.toggle("many", notes.length > 4);
