@@ -93,9 +93,10 @@ def backtracking() -> Callable[..., str | None]:
 
 def truth_reading(sample: SyntheticFilledPhoto, reading: Reading | None = None) -> Reading:
     """The reading of a generated hand-filled photo with the generator's truth for its person:
-    the true kind of every cell, and each handwritten digit read as written with probability
-    0.95 (the digit model's usual confidence). Printed and empty cells stay as the reader read
-    them. Stands in for a kinds classifier when testing what is done with the kinds."""
+    the true kind of every cell, each handwritten digit read as written with probability 0.95
+    (the digit model's usual confidence), and the candidates pencilled. Printed and empty cells
+    stay as the reader read them. Stands in for a kinds classifier when testing what is done
+    with the kinds."""
     reading = reading if reading is not None else read_image(sample.photo.image)
     filled = sample.filled
     hand = filled.kinds == HANDWRITTEN
@@ -105,7 +106,11 @@ def truth_reading(sample: SyntheticFilledPhoto, reading: Reading | None = None) 
     probabilities[rows, cols, filled.digits[hand]] = 0.95
     grid = np.where(hand, filled.digits, np.where(filled.kinds == NOTES, 0, reading.grid))
     return dataclasses.replace(
-        reading, grid=grid.astype(np.uint8), probabilities=probabilities
+        reading,
+        grid=grid.astype(np.uint8),
+        probabilities=probabilities,
+        kinds=filled.kinds.copy(),
+        candidates=filled.candidates,
     ).with_kinds(filled.kinds)
 
 

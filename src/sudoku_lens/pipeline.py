@@ -3,9 +3,11 @@ draw the answer in the photo.
 
 The puzzle is the printed givens (`Reading.givens`); the person's handwritten entries are checked
 against the unique solution of the givens: an entry read with confidence that differs is wrong,
-one read with low confidence is unsure (never called wrong). When the givens as read have no
-unique solution, the digit model's doubts are weighed (`repair`): a digit may be read as another,
-or else a digit the kinds model was unsure of moved between print and pen (`repair_givens`).
+one read with low confidence is unsure (never called wrong); a cell's pencilled candidates, two
+or more, that leave out its solution digit are wrong too (`check_candidates`). When the givens as
+read have no unique solution, the digit model's doubts are weighed (`repair`): a digit may be
+read as another, or else a digit the kinds model was unsure of moved between print and pen
+(`repair_givens`).
 """
 
 from __future__ import annotations
@@ -23,7 +25,17 @@ from sudoku_lens.draw import DEFAULT_DIGIT_HEIGHT, draw_solution
 from sudoku_lens.puzzle import as_grid, grid_json
 from sudoku_lens.puzzle.text import cell_name
 from sudoku_lens.read.grid import CELL, CROP, MARGIN, GridSearch
-from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, NOTES, PRINTED, kinds_text
+from sudoku_lens.read.kinds import (
+    EMPTY,
+    HANDWRITTEN,
+    NO_CANDIDATES,
+    NOTES,
+    PRINTED,
+    Candidates,
+    as_candidates,
+    candidates_json,
+    kinds_text,
+)
 from sudoku_lens.read.reader import Reading, corners_json, read_photo
 from sudoku_lens.repair import RepairResult, repair
 from sudoku_lens.solve import Status, solve
@@ -105,6 +117,56 @@ class CheckedEntry:
         return out
 
 
+@dataclass(frozen=True)
+class CheckedCandidates:
+    """A cell's pencilled candidates that leave out the cell's solution digit."""
+
+    cell: tuple[int, int]
+    """(row, col), 0-based, of the upright puzzle."""
+    written: tuple[int, ...]
+    """The candidates pencilled in the cell, sorted."""
+    expected: int
+    """The solution's digit, which the candidates leave out."""
+
+    @property
+    def name(self) -> str:
+        """The cell as r1c1 (top left) to r9c9."""
+        return f"r{self.cell[0] + 1}c{self.cell[1] + 1}"
+
+    @property
+    def message(self) -> str:
+        """`r4c5: your candidates 28 leave out the answer` (the answer itself not given)."""
+        digits = "".join(map(str, self.written))
+        return f"{self.name}: your candidates {digits} leave out the answer"
+
+    def to_json(self, *, with_answer: bool = True) -> dict[str, Any]:
+        """`{"cell": "r4c5", "written": "28", "expected": 4}`, `expected` left out without
+        `with_answer` (a check that must not give answers away)."""
+        out: dict[str, Any] = {"cell": self.name, "written": "".join(map(str, self.written))}
+        if with_answer:
+            out["expected"] = self.expected
+        return out
+
+
+CHECKED_CANDIDATES = 2
+"""Least candidates of a cell for them to be checked. A lone small digit is often no candidate
+list but a mark of where that digit may still go in its box (of 19 such cells of
+kubiesa-train's photos, 10 are not that digit's cell): it is never called wrong."""
+
+
+def check_candidates(candidates: Candidates, solution: np.ndarray) -> list[CheckedCandidates]:
+    """The cells, row by row, whose CHECKED_CANDIDATES or more candidates (9 x 9 digit tuples)
+    leave out the digit of `solution` (9 x 9): candidates that hold it are right, whatever else
+    they hold."""
+    solution = np.asarray(solution).reshape(9, 9)
+    return [
+        CheckedCandidates((r, c), tuple(cell), int(solution[r, c]))
+        for r, row in enumerate(candidates)
+        for c, cell in enumerate(row)
+        if len(cell) >= CHECKED_CANDIDATES and int(solution[r, c]) not in cell
+    ]
+
+
 @dataclass(frozen=True, eq=False)  # its arrays have no single truth value: compared by identity
 class PhotoSolution:
     """A photo's puzzle as read, the puzzle solved, the verdict and the annotated photo."""
@@ -134,6 +196,11 @@ class PhotoSolution:
     """Handwritten entries read with too little confidence to check (`UNSURE_BELOW`)."""
     check_only: bool = False
     """True when `image` marks the wrong entries only and draws no answers."""
+    candidates: Candidates = NO_CANDIDATES
+    """The person's pencilled candidates checked, 9 x 9 sorted digit tuples (`()` where none):
+    the reading's, or the caller's (see `answer_reading`)."""
+    wrong_candidates: list[CheckedCandidates] = field(default_factory=list)
+    """Cells whose two or more candidates leave out the solution's digit (`check_candidates`)."""
 
     @property
     def solved(self) -> bool:
@@ -142,8 +209,9 @@ class PhotoSolution:
 
     @property
     def correct(self) -> bool:
-        """True when the puzzle has exactly one solution and no entry is wrong (exit code 0)."""
-        return self.solved and not self.wrong_entries
+        """True when the puzzle has exactly one solution, no entry is wrong and no candidates
+        leave out the answer (exit code 0)."""
+        return self.solved and not self.wrong_entries and not self.wrong_candidates
 
     @property
     def givens(self) -> np.ndarray:
@@ -155,21 +223,27 @@ class PhotoSolution:
         """JSON-ready summary: `grid` (solved: the printed givens after repair), `read` (every
         digit read, printed and handwritten) and `solution` as 81-character lines ('0' for
         empty), `kinds` as solved (as `read --json` writes them, but for a digit the repair
-        moved between print and pen) and `givens` (the digits read where `kinds` is print),
-        `status`, `corrected_cells` (cell names, "r3c4"), `wrong_entries` and `unsure_entries` (see
-        `CheckedEntry.to_json`), `corners` in pixels (TL, TR, BR, BL of the upright puzzle),
-        `rotation`, `min_confidence` (of the least sure cell), `seconds`.
+        moved between print and pen), `candidates` (81 strings of the candidates checked, "" where
+        none) and `givens` (the digits read where `kinds` is print), `status`,
+        `corrected_cells` (cell names, "r3c4"), `wrong_entries` and `unsure_entries` (see
+        `CheckedEntry.to_json`), `wrong_candidates` (see `CheckedCandidates.to_json`: without
+        the answer when `check_only`), `corners` in pixels (TL, TR, BR, BL of the upright
+        puzzle), `rotation`, `min_confidence` (of the least sure cell), `seconds`.
         """
         return {
             "grid": grid_json(self.grid),
             "read": grid_json(self.reading.grid),
             "kinds": kinds_text(self.kinds),
+            "candidates": candidates_json(self.candidates),
             "givens": grid_json(self.givens),
             "solution": grid_json(self.solution),
             "status": str(self.status.value),
             "corrected_cells": [cell_name(int(r) * 9 + int(c)) for r, c in self.corrected_cells],
             "wrong_entries": [entry.to_json() for entry in self.wrong_entries],
             "unsure_entries": [entry.to_json() for entry in self.unsure_entries],
+            "wrong_candidates": [
+                cell.to_json(with_answer=not self.check_only) for cell in self.wrong_candidates
+            ],
             "corners": corners_json(self.reading.corners),
             "rotation": int(self.reading.rotation),
             "min_confidence": round(float(self.reading.confidence.min()), 4),
@@ -202,6 +276,11 @@ class Answer:
     """Entries read with confidence that differ from `solution`."""
     unsure_entries: list[CheckedEntry] = field(default_factory=list)
     """Entries read with too little confidence to be checked (`UNSURE_BELOW`)."""
+    candidates: Candidates = NO_CANDIDATES
+    """The person's candidates that were checked: in cells that hold neither a given of `grid`
+    nor an entry."""
+    wrong_candidates: list[CheckedCandidates] = field(default_factory=list)
+    """Cells whose candidates leave out `solution`'s digit (`check_candidates`)."""
 
     @property
     def written(self) -> np.ndarray:
@@ -209,9 +288,11 @@ class Answer:
         return (np.asarray(self.grid) > 0) | (self.entries > 0)
 
 
-def answer_reading(reading: Reading, *, grid: Any = None, entries: Any = None) -> Answer:
-    """Repair and solve the printed givens, check the person's entries, and measure the printed
-    digits for drawing the answer.
+def answer_reading(
+    reading: Reading, *, grid: Any = None, entries: Any = None, candidates: Any = None
+) -> Answer:
+    """Repair and solve the printed givens, check the person's entries and candidates, and
+    measure the printed digits for drawing the answer.
 
     The puzzle is the printed digits (`reading.givens`). When they break the rules or do not
     have exactly one solution, the most probable reading that has one is searched for
@@ -262,10 +343,32 @@ def answer_reading(reading: Reading, *, grid: Any = None, entries: Any = None) -
         elif solution is not None and digit != int(solution[r, c]):
             wrong.append(CheckedEntry(cell, digit, int(solution[r, c])))
     height = printed_digit_height(reading) if solution is not None else DEFAULT_DIGIT_HEIGHT
+    free = (puzzle == 0) & (written == 0)
+    pencilled = as_candidates(reading.candidates if candidates is None else candidates)
+    pencilled = tuple(
+        tuple(cell if free[r, c] else () for c, cell in enumerate(row))
+        for r, row in enumerate(pencilled)
+    )
+    has_candidates = np.array([[bool(cell) for cell in row] for row in pencilled])
     kinds = np.select(
-        [puzzle > 0, written > 0, reading.kinds == NOTES], [PRINTED, HANDWRITTEN, NOTES], EMPTY
+        [puzzle > 0, written > 0, (reading.kinds == NOTES) | has_candidates],
+        [PRINTED, HANDWRITTEN, NOTES],
+        EMPTY,
     ).astype(np.uint8)
-    return Answer(puzzle, status, solution, corrected, height, kinds, written, wrong, unsure)
+    wrong_candidates = [] if solution is None else check_candidates(pencilled, solution)
+    return Answer(
+        puzzle,
+        status,
+        solution,
+        corrected,
+        height,
+        kinds,
+        written,
+        wrong,
+        unsure,
+        pencilled,
+        wrong_candidates,
+    )
 
 
 def printed_probabilities(reading: Reading) -> np.ndarray:
@@ -359,18 +462,21 @@ def solve_photo(
     *,
     grid: Any = None,
     entries: Any = None,
+    candidates: Any = None,
     check_only: bool = False,
     trace: GridSearch | None = None,
     name: str | None = None,
 ) -> PhotoSolution:
     """Read the Sudoku in `source` (path, encoded bytes or BGR array), solve it, check the
-    person's entries and draw the answer.
+    person's entries and candidates and draw the answer.
 
-    The printed givens are repaired and solved and the handwritten entries checked by
-    `answer_reading` (`grid` replaces the givens read, `entries` the entries read); the cells
-    changed are reported in `corrected_cells`, the wrong and unsure entries in `wrong_entries`
-    and `unsure_entries`. The picture gets the missing digits (in empty cells and cells of
-    pencil notes) and a red mark on each wrong entry, or with `check_only` the marks alone, for
+    The printed givens are repaired and solved and the handwritten entries and pencilled
+    candidates checked by `answer_reading` (`grid` replaces the givens read, `entries` the
+    entries read, `candidates` the candidates read); the cells changed are reported in
+    `corrected_cells`, the wrong and unsure entries in `wrong_entries` and `unsure_entries`, the
+    candidates that leave out the answer in `wrong_candidates`. The picture gets the missing
+    digits (in empty cells and cells of pencil notes), a red mark on each wrong entry and a
+    purple frame around each cell of wrong candidates, or with `check_only` the marks alone, for
     those who want to keep solving; entries of `entries` in cells where the photo shows no digit
     are drawn in, in pen (`draw_answer`). `trace` records what the grid search considered, for
     `sudoku_lens.debug`. Raises ImageError for input that is not a usable image (naming it
@@ -382,7 +488,7 @@ def solve_photo(
     timings = {k: v for k, v in reading.timings.items() if k != "total"}
 
     stage = time.perf_counter()
-    answer = answer_reading(reading, grid=grid, entries=entries)
+    answer = answer_reading(reading, grid=grid, entries=entries, candidates=candidates)
     timings["repair" if grid is None else "solve"] = time.perf_counter() - stage
 
     stage = time.perf_counter()
@@ -403,6 +509,8 @@ def solve_photo(
         wrong_entries=answer.wrong_entries,
         unsure_entries=answer.unsure_entries,
         check_only=check_only,
+        candidates=answer.candidates,
+        wrong_candidates=answer.wrong_candidates,
     )
 
 
@@ -411,10 +519,12 @@ def draw_answer(reading: Reading, answer: Answer, *, check_only: bool = False) -
     (none with `check_only`), the person's entries in the cells where the photo shows no digit
     (typed in, or placed by earlier hints: drawn in pen, `entry_sprite`, so that a mark on one
     rings a digit), the marks of the wrong entries (a red ring, the right digit small; the ring
-    alone with `check_only`, which must not give answers away) and of the unsure ones (an orange
-    ring and a question mark); the grid outlined when there is no unique solution. Cells holding
-    print or handwriting are left untouched unless marked; pencil notes under a digit drawn are
-    covered by a soft patch of their paper (`cover_cells`)."""
+    alone with `check_only`, which must not give answers away), of the unsure ones (an orange
+    ring and a question mark) and of the candidates that leave out the answer (a purple frame
+    along the cell's lines, which leaves the candidates legible); the grid outlined when there
+    is no unique solution. Cells holding print or handwriting are left untouched unless marked;
+    pencil notes under a digit drawn are covered by a soft patch of their paper (`cover_cells`),
+    and with `check_only` nothing but the frame is drawn over them."""
     if answer.solution is None:
         return draw_outline(reading.image, reading.corners)
     written = answer.written | (reading.kinds == HANDWRITTEN)
@@ -432,6 +542,7 @@ def draw_answer(reading: Reading, answer: Answer, *, check_only: bool = False) -
         unsure=tuple(entry.cell for entry in answer.unsure_entries),
         notes=tuple(zip(*np.nonzero(reading.kinds == NOTES), strict=True)),
         entries=tuple((int(r), int(c), int(typed[r, c])) for r, c in np.argwhere(typed > 0)),
+        wrong_candidates=tuple(cell.cell for cell in answer.wrong_candidates),
     )
 
 

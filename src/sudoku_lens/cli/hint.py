@@ -140,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
             if entries:
                 cells = ", ".join(cell_name(cell) for cell in entries)
                 print(f"sudoku-lens: {what} at {cells}: {why}", file=sys.stderr)
+        for wrong in found.wrong_candidates:
+            print(f"sudoku-lens: {wrong.message}", file=sys.stderr)
     else:
         from sudoku_lens.hints import find_hints
 
@@ -197,6 +199,9 @@ def _write(
                 for cell in cells
                 if cell in covered
             )
+        framed = [cell.name for cell in found.wrong_candidates]
+        if framed:
+            text += f" Candidates that leave out the answer, framed in purple: {', '.join(framed)}."
     write_image(output, add_caption(image, text))
 
 

@@ -25,7 +25,8 @@ def add_parser(subparsers: Any) -> None:
         "--json",
         action="store_true",
         help="print JSON: grid (81 characters: every digit read, 0 = empty or pencil notes), "
-        "kinds (81 characters: . empty, p printed, h handwritten, n pencil notes), givens (the "
+        "kinds (81 characters: . empty, p printed, h handwritten, n pencil notes), candidates (81 "
+        'strings: the digits pencilled in each cell of notes, "" elsewhere), givens (the '
         "printed digits only), corners (upright TL, TR, BR, BL in image pixels), rotation "
         "(degrees clockwise), confidences (81 values), seconds",
     )

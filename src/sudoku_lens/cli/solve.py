@@ -59,7 +59,8 @@ def add_parser(subparsers: Any) -> None:
         "a Sudoku (the answer is drawn into it), an 81-character line (0 or . for empty cells), "
         "a file with one puzzle per line or 9-row grids (blank lines and # comments skipped), or "
         "- to read standard input. Exit code 0 only when every puzzle has exactly one solution "
-        "(and, for a photo, no handwritten entry is wrong).",
+        "(and, for a photo, no handwritten entry is wrong and no cell's pencilled candidates leave "
+        "out its answer).",
     )
     parser.add_argument("puzzle", metavar="PUZZLE", help="photo, puzzle line, puzzle file, or -")
     parser.add_argument(
@@ -76,8 +77,8 @@ def add_parser(subparsers: Any) -> None:
         "--json",
         action="store_true",
         help="print JSON: one object per puzzle (puzzle, status, solution, guesses, seconds); for "
-        "a photo, the reading (read, kinds, givens), status, solution, wrong_entries and "
-        "unsure_entries",
+        "a photo, the reading (read, kinds, candidates, givens), status, solution, wrong_entries, "
+        "unsure_entries and wrong_candidates",
     )
     parser.add_argument(
         "--jobs",

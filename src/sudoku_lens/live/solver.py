@@ -15,7 +15,8 @@ puzzle has been read on `confirm_reads` frames in a row; from then on it is foll
 The puzzle is the printed givens; the person's handwritten entries are checked as
 `answer_reading` does: no answer is drawn over them, the wrong ones get a red ring with the
 right digit beside it and those read too unclearly to check an orange ring with a question mark
-(with `LiveSettings.check_only`, the rings alone). The ink check counts
+(with `LiveSettings.check_only`, the rings alone); a cell whose pencilled candidates leave out
+the answer gets a purple frame. The ink check counts
 the entries as filled cells, so writing one more digit does not look like another page; it is
 checked once the page is read again.
 
@@ -46,7 +47,7 @@ from sudoku_lens.live.check import GivensCheck, cell_ink, missed_digits, visible
 from sudoku_lens.live.overlay import SolutionOverlay, draw_banner
 from sudoku_lens.live.smoothing import CornerFilter
 from sudoku_lens.live.tracking import CornerTracker, quad_area
-from sudoku_lens.pipeline import CheckedEntry, answer_reading
+from sudoku_lens.pipeline import CheckedCandidates, CheckedEntry, answer_reading
 from sudoku_lens.puzzle import grid_json
 from sudoku_lens.read.grid.search import check_searchable
 from sudoku_lens.read.reader import corners_json, read_image
@@ -88,7 +89,8 @@ class LiveResult:
     upright puzzle (None when no grid is followed); `puzzle` the (9, 9) grid solved (after repair)
     and `solution` its solution, once confirmed; `entries` the person's handwritten entries
     checked, `wrong_entries` the wrong ones and `unsure_entries` those read too unclearly to
-    check; `drawn` whether the answer is on `frame`.
+    check, `wrong_candidates` the cells whose candidates leave out the answer; `drawn` whether
+    the answer is on `frame`.
     """
 
     frame: np.ndarray
@@ -101,10 +103,12 @@ class LiveResult:
     entries: np.ndarray | None = None
     wrong_entries: list[CheckedEntry] = field(default_factory=list)
     unsure_entries: list[CheckedEntry] = field(default_factory=list)
+    wrong_candidates: list[CheckedCandidates] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The result without the image, as JSON-ready values (grids as 81-character strings,
-        wrong and unsure entries as `CheckedEntry.to_json`)."""
+        wrong and unsure entries as `CheckedEntry.to_json`, wrong candidates as
+        `CheckedCandidates.to_json`)."""
         return {
             "state": self.state.value,
             "corners": corners_json(self.corners),
@@ -113,6 +117,7 @@ class LiveResult:
             "entries": grid_json(self.entries),
             "wrong_entries": [entry.to_json() for entry in self.wrong_entries],
             "unsure_entries": [entry.to_json() for entry in self.unsure_entries],
+            "wrong_candidates": [cell.to_json() for cell in self.wrong_candidates],
             "drawn": self.drawn,
             "seconds": round(self.seconds, 4),
         }
@@ -166,6 +171,7 @@ class _Read:
     entries: np.ndarray
     wrong_entries: list[CheckedEntry]
     unsure_entries: list[CheckedEntry]
+    wrong_candidates: list[CheckedCandidates]
 
     @property
     def key(self) -> bytes:
@@ -276,6 +282,7 @@ class LiveSolver:
             entries=None if shown is None else shown.read.entries.copy(),
             wrong_entries=[] if shown is None else list(shown.read.wrong_entries),
             unsure_entries=[] if shown is None else list(shown.read.unsure_entries),
+            wrong_candidates=[] if shown is None else list(shown.read.wrong_candidates),
         )
 
     def _locate(
@@ -363,6 +370,7 @@ class LiveSolver:
             answer.entries,
             answer.wrong_entries,
             answer.unsure_entries,
+            answer.wrong_candidates,
         )
 
     def _take(self, read: _Read, frame: np.ndarray, gray: np.ndarray, scale: float) -> None:
@@ -399,6 +407,7 @@ class LiveSolver:
                     for entry in read.wrong_entries
                 ),
                 unsure=tuple(entry.cell for entry in read.unsure_entries),
+                wrong_candidates=tuple(cell.cell for cell in read.wrong_candidates),
             )
         check = GivensCheck(read.written, ink)
         self._answer = self._known[read.key] = _Answer(read, overlay, check)

@@ -30,11 +30,14 @@ from sudoku_lens.read.kinds import (
     KEYPAD_MARKS,
     KEYPAD_NOTES_CHANCE,
     KIND_NAMES,
+    NO_CANDIDATES,
     NOTES,
     PRINTED,
+    Candidates,
     CellReading,
     KindClassifier,
     assign_kinds,
+    candidates_json,
     keypad_candidates,
     kinds_text,
     read_cells,
@@ -73,6 +76,21 @@ class Reading:
     location: GridLocation | None = None
     """The grid as found in the photo (not turned upright): cells, rectified grid, lattice, in
     the whole photo's pixels."""
+    candidates: Candidates = NO_CANDIDATES
+    """9 rows of 9 cells of the sorted digits pencilled as candidates in each upright cell, `()`
+    where none: only a cell of pencil notes has any (one whose digits could not be read has
+    none), and any given for a cell of another kind are dropped, so copies made with other
+    kinds (`with_kinds`, `dataclasses.replace`) stay consistent."""
+
+    def __post_init__(self) -> None:
+        notes = np.asarray(self.kinds).reshape(9, 9) == NOTES
+        kept = tuple(
+            tuple(tuple(cell) if notes[r, c] else () for c, cell in enumerate(row))
+            for r, row in enumerate(self.candidates)
+        )
+        if len(kept) != 9 or any(len(row) != 9 for row in kept):
+            raise ValueError("candidates must be 9 rows of 9 cells")
+        object.__setattr__(self, "candidates", kept)
 
     @property
     def image(self) -> np.ndarray:
@@ -106,11 +124,13 @@ class Reading:
     def to_json(self) -> dict[str, Any]:
         """JSON-ready summary, as `sudoku-lens read --json` prints it: `grid` (81 characters,
         every digit read, '0' for empty cells and pencil notes), `kinds` (81 characters of
-        `KIND_CHARS`), `givens` (the printed digits only), `corners` (see `corners_json`),
-        `rotation`, `confidences` (81 values, row by row) and `seconds`."""
+        `KIND_CHARS`), `candidates` (81 strings, each cell's candidates as digits, "" where
+        none: `candidates_json`), `givens` (the printed digits only), `corners` (see
+        `corners_json`), `rotation`, `confidences` (81 values, row by row) and `seconds`."""
         return {
             "grid": grid_json(self.grid),
             "kinds": kinds_text(self.kinds),
+            "candidates": candidates_json(self.candidates),
             "givens": grid_json(self.givens),
             "corners": corners_json(self.corners),
             "rotation": int(self.rotation),
@@ -255,14 +275,7 @@ def _read_cells(photo: Photo, location: GridLocation, timings: dict[str, float])
     start = time.perf_counter()
     predicted = KindClassifier.default().predict(cells.features)
     grid, kinds, kind_probabilities = assign_kinds(predicted, cells.candidates, cells.features)
-    as_laid = rotate_grid(np.arange(81).reshape(9, 9), cells.turns)
-    maybe_notes = (kinds == HANDWRITTEN) & (kind_probabilities[..., NOTES] >= KEYPAD_NOTES_CHANCE)
-    upright = {int(as_laid[r, c]): (r, c) for r, c in zip(*np.nonzero(maybe_notes), strict=True)}
-    for cell, count in keypad_candidates(cells.found, list(upright), cells.turns).items():
-        if count >= KEYPAD_MARKS:
-            r, c = upright[cell]
-            grid[r, c], kinds[r, c] = 0, NOTES
-            kind_probabilities[r, c] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
+    candidates = keypad_notes(cells, grid, kinds, kind_probabilities)
     read_empty = (cells.probabilities.argmax(axis=2) == 0)[..., None]
     probabilities = np.where(
         (grid > 0)[..., None],
@@ -281,6 +294,35 @@ def _read_cells(photo: Photo, location: GridLocation, timings: dict[str, float])
         timings=timings,
         photo=photo,
         location=location,
+        candidates=candidates,
+    )
+
+
+def keypad_notes(
+    cells: CellReading, grid: np.ndarray, kinds: np.ndarray, kind_probabilities: np.ndarray
+) -> Candidates:
+    """The candidates of the upright cells, read at their keypad places (`keypad_candidates`),
+    all in one batch: of each cell of pencil notes, and of each cell read as handwriting that
+    may be notes (KEYPAD_NOTES_CHANCE); one of those holding KEYPAD_MARKS candidates or more
+    becomes notes, its digit and kind changed in `grid`, `kinds` and `kind_probabilities` (in
+    place). A cell's candidates are kept only where every small mark of it was read
+    (`KeypadReading.whole`): a partial reading could leave out the answer the person
+    pencilled."""
+    maybe_notes = (kinds == HANDWRITTEN) & (kind_probabilities[..., NOTES] >= KEYPAD_NOTES_CHANCE)
+    looked_at = maybe_notes | (kinds == NOTES)
+    as_laid = rotate_grid(np.arange(81).reshape(9, 9), cells.turns)
+    upright = {int(as_laid[r, c]): (r, c) for r, c in zip(*np.nonzero(looked_at), strict=True)}
+    found = np.full((9, 9), None, object)
+    for cell, read in keypad_candidates(cells.found, list(upright), cells.turns).items():
+        r, c = upright[cell]
+        if maybe_notes[r, c] and len(read.digits) >= KEYPAD_MARKS:
+            grid[r, c], kinds[r, c] = 0, NOTES
+            kind_probabilities[r, c] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
+        if read.whole:
+            found[r, c] = read.digits
+    return tuple(
+        tuple(found[r, c] if kinds[r, c] == NOTES and found[r, c] else () for c in range(9))
+        for r in range(9)
     )
 
 

@@ -4,11 +4,12 @@
 (ballpoint blue or black, felt-tip, grey pencil, red), each digit from a handwriting font (when
 Pillow and font files are given) or from synthetic pen strokes (jittered skeletons of the ten digit
 shapes, drawn with a varying nib), elastically distorted, sometimes cramped small or touching the
-cell's border; small pencil candidates in a 3x3 layout in some empty cells; and, on request,
-entries that differ from the solution. `synth_filled_photo` photographs the result as
-`synth_photo` does. The truth says, per cell, the digit written, its kind (0 empty, 1 printed,
-2 handwritten, 3 pencil notes, as `sudoku_lens.read.kinds.KIND_NAMES`) and which entries are
-mistakes.
+cell's border; small pencil candidates in a 3x3 layout in some empty cells, the cell's answer
+among them; and, on request, entries that differ from the solution and candidate sets that leave
+the answer out. `synth_filled_photo` photographs the result as `synth_photo` does. The truth
+says, per cell, the digit written, its kind (0 empty, 1 printed, 2 handwritten, 3 pencil notes,
+as `sudoku_lens.read.kinds.KIND_NAMES`), the candidates pencilled, and which entries and
+candidate sets are mistakes.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, NOTES, PRINTED
+from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, NO_CANDIDATES, NOTES, PRINTED, Candidates
 from sudoku_lens.synth.puzzles import random_puzzle
 from sudoku_lens.synth.render import has_digits, random_style, render_grid
 from sudoku_lens.synth.scene import SyntheticPhoto, place_in_scene
@@ -422,6 +423,10 @@ class FilledGrid:
     """(9, 9) bool: handwritten entries that differ from the solution."""
     pen: str
     """Name of the pen the entries were written with (a key of PENS)."""
+    candidates: Candidates = NO_CANDIDATES
+    """The sorted digits pencilled in each cell of notes, `()` elsewhere."""
+    wrong_candidates: np.ndarray = field(default_factory=lambda: np.zeros((9, 9), bool))
+    """(9, 9) bool: cells of notes whose candidates leave out the solution's digit."""
 
 
 def fill_in(
@@ -433,18 +438,20 @@ def fill_in(
     entries: float = 0.6,
     notes: float = 0.15,
     mistakes: int = 0,
+    wrong_notes: int = 0,
     pen: str | None = None,
     font_files: Sequence[str] = (),
     hand_style: str | None = None,
 ) -> FilledGrid:
     """Write into a printed grid: a share `entries` of its empty cells gets the solution's digit
     by hand (`mistakes` of them a wrong digit instead), a share `notes` of the cells left gets
-    2-5 pencilled candidates. `pen` is a key of PENS (random when None); `font_files` are
-    handwriting fonts to draw some digits from (Pillow needed; fonts that draw no digits, which
-    would write a box for each, are left out), the rest being pen strokes; `hand_style`, a key of
-    HAND_STYLES, writes every entry in pen strokes of that style instead. An entry's ink may
-    touch its cell's border and cross it by `OVERHANG` of a cell, no more, so an empty cell's
-    middle stays blank.
+    2-6 pencilled candidates, the solution's digit among them (`wrong_notes` of those cells
+    candidates that leave it out instead). `pen` is a key of PENS (random when None);
+    `font_files` are handwriting fonts to draw some digits from (Pillow needed; fonts that draw
+    no digits, which would write a box for each, are left out), the rest being pen strokes;
+    `hand_style`, a key of HAND_STYLES, writes every entry in pen strokes of that style instead.
+    An entry's ink may touch its cell's border and cross it by `OVERHANG` of a cell, no more, so
+    an empty cell's middle stays blank.
     """
     font_files = [path for path in font_files if has_digits(path)]
     puzzle = np.asarray(puzzle).reshape(9, 9)
@@ -484,25 +491,71 @@ def fill_in(
         digits[r, c] = digit
         kinds[r, c] = HANDWRITTEN
     left = np.setdiff1d(empty, written)
-    for index in rng.permutation(left)[: int(round(notes * len(left)))]:
+    pencilled = [[()] * 9 for _ in range(9)]
+    wrong_notes_at = np.zeros((9, 9), bool)
+    for k, index in enumerate(rng.permutation(left)[: int(round(notes * len(left)))]):
         r, c = divmod(int(index), 9)
-        _pencil_notes(image, cell, r, c, rng)
+        answer = int(solution[r, c])
+        pencilled[r][c] = _pencil_notes(image, cell, r, c, rng, answer, leave_out=k < wrong_notes)
+        wrong_notes_at[r, c] = answer not in pencilled[r][c]
         kinds[r, c] = NOTES
     out = np.clip(image * 255.0 + 0.5, 0, 255).astype(np.uint8)
-    return FilledGrid(out, digits, kinds, wrong, pen_name)
+    candidates = tuple(tuple(row) for row in pencilled)
+    return FilledGrid(out, digits, kinds, wrong, pen_name, candidates, wrong_notes_at)
 
 
-def _pencil_notes(image: np.ndarray, cell: float, r: int, c: int, rng: np.random.Generator) -> None:
-    """Pencil 2-5 small candidates into cell (r, c), each in its place of a 3x3 layout."""
-    candidates = rng.choice(np.arange(1, 10), size=int(rng.integers(2, 6)), replace=False)
+def _pencil_notes(
+    image: np.ndarray,
+    cell: float,
+    r: int,
+    c: int,
+    rng: np.random.Generator,
+    answer: int,
+    *,
+    leave_out: bool,
+) -> tuple[int, ...]:
+    """Pencil 2-5 small candidates into cell (r, c), each in its place of a 3x3 layout: the
+    cell's `answer` among them, or with `leave_out` never; returns them, sorted. A set drawn
+    without the answer gets it added from a generator of its own (`_answer_rng`), so the photo
+    is otherwise the one drawn before candidates held the answer, bit for bit, and the kinds
+    model's training photos and the benchmarks' figures stay as they were."""
+    candidates = list(rng.choice(np.arange(1, 10), size=int(rng.integers(2, 6)), replace=False))
+    if leave_out:
+        others = np.array([d for d in range(1, 10) if d != answer])
+        candidates = list(rng.choice(others, size=len(candidates), replace=False))
     height = max(4, round(cell * rng.uniform(0.17, 0.26)))
     opacity = rng.uniform(*PENCIL.opacity)
     for d in candidates:
-        glyph = stroke_digit(int(d), height, max(0.8, rng.uniform(*PENCIL.width) * height), rng)
-        sub = np.array([(int(d) - 1) % 3, (int(d) - 1) // 3], np.float64)
-        offset = (sub - 1.0) * rng.uniform(0.26, 0.3) + rng.normal(0.0, 0.02, 2)
-        x, y = _place(cell, r, c, glyph, offset)
-        _ink(image, glyph, PENCIL.ink, x, y, opacity)
+        _pencil_digit(image, cell, r, c, int(d), height, opacity, rng)
+    if not leave_out and answer not in candidates:
+        _pencil_digit(image, cell, r, c, answer, height, opacity, _answer_rng(r, c, candidates))
+        candidates.append(answer)
+    return tuple(sorted(int(d) for d in candidates))
+
+
+def _answer_rng(r: int, c: int, candidates: Sequence[int]) -> np.random.Generator:
+    """A generator for the answer added to the candidates of cell (r, c), seeded by the cell
+    and the candidates drawn, apart from the photo's own."""
+    return np.random.default_rng([r, c, *(int(d) for d in candidates)])
+
+
+def _pencil_digit(
+    image: np.ndarray,
+    cell: float,
+    r: int,
+    c: int,
+    digit: int,
+    height: int,
+    opacity: float,
+    rng: np.random.Generator,
+) -> None:
+    """Pencil the small candidate `digit`, `height` pixels tall, at its keypad place of cell
+    (r, c)."""
+    glyph = stroke_digit(digit, height, max(0.8, rng.uniform(*PENCIL.width) * height), rng)
+    sub = np.array([(digit - 1) % 3, (digit - 1) // 3], np.float64)
+    offset = (sub - 1.0) * rng.uniform(0.26, 0.3) + rng.normal(0.0, 0.02, 2)
+    x, y = _place(cell, r, c, glyph, offset)
+    _ink(image, glyph, PENCIL.ink, x, y, opacity)
 
 
 @dataclass(frozen=True)
@@ -522,6 +575,7 @@ def synth_filled_photo(
     entries: float = 0.6,
     notes: float = 0.15,
     mistakes: int = 0,
+    wrong_notes: int = 0,
     pen: str | None = None,
     font_files: Sequence[str] = (),
     printed_fonts: Sequence[str] = (),
@@ -530,8 +584,8 @@ def synth_filled_photo(
 ) -> SyntheticFilledPhoto:
     """A photo of a puzzle partly filled in by hand, from one seed (same seed, same photo).
 
-    See `fill_in` for `entries`, `notes`, `mistakes`, `pen`, `font_files` and `hand_style`;
-    `printed_fonts` are font files for the printed givens (see `synth_photo`).
+    See `fill_in` for `entries`, `notes`, `mistakes`, `wrong_notes`, `pen`, `font_files` and
+    `hand_style`; `printed_fonts` are font files for the printed givens (see `synth_photo`).
     """
     rng = np.random.default_rng(seed)
     puzzle, solution = random_puzzle(rng)
@@ -545,6 +599,7 @@ def synth_filled_photo(
         entries=entries,
         notes=notes,
         mistakes=mistakes,
+        wrong_notes=wrong_notes,
         pen=pen,
         font_files=font_files,
         hand_style=hand_style,
