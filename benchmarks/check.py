@@ -9,8 +9,9 @@ reported wrong went (`MISSED`: givens not solved or solved to another answer, th
 not taken for an entry, read as the right digit or taken for right), and the cells that hold no
 entry (pencil notes, print or an empty cell read as one) reported wrong. A sweep shows the same
 two shares and those other cells for other thresholds, `RIGHT_FROM` (an entry whose cell gives
-the solution's digit that probability or more is right) against `UNSURE_BELOW` (one read less
-surely than that is unsure), to retune them when the digit model changes.
+the solution's digit that probability or more is right) against `WRONG_ODDS` (one whose digit
+read is less than that many times as likely as the solution's is unsure; `UNSURE_BELOW` as in
+use), to retune them when the digit model changes.
 
 `--kinds truth` (the default) takes each cell's kind from the generator, as certain, and
 everything else (digits, probabilities) from the reader: the check alone; `--kinds reader` uses
@@ -33,14 +34,14 @@ import time
 import numpy as np
 
 from sudoku_lens.errors import SudokuLensError
-from sudoku_lens.pipeline import RIGHT_FROM, UNSURE_BELOW, Answer, answer_reading
+from sudoku_lens.pipeline import RIGHT_FROM, UNSURE_BELOW, WRONG_ODDS, Answer, answer_reading
 from sudoku_lens.read.kinds import HANDWRITTEN
 from sudoku_lens.read.reader import read_image
 from sudoku_lens.solve import Status
 from sudoku_lens.synth.handwriting import synth_filled_photo
 from sudoku_lens.train.fonts import HANDWRITING_PACKAGES, find_handwriting_fonts
 
-UNSURE_SWEEP = (0.5, 0.6, 0.7, 0.8, 0.9)
+ODDS_SWEEP = (1.0, 20.0, 33.0, 50.0, 70.0)
 RIGHT_SWEEP = (0.05, 0.1, 0.2, 0.3, 0.5)
 
 
@@ -94,14 +95,14 @@ def main() -> None:
             "warning: no handwriting fonts installed (Debian's "
             + " ".join(HANDWRITING_PACKAGES)
             + "): the pen entries are drawn with strokes alone, so the photos are not those "
-            "the README's figures were measured on",
+            "the figures of docs/accuracy.md were measured on",
             file=sys.stderr,
         )
 
     caught = planted = flagged = wrongly = right_entries = solved = lost = others = 0
     missed = dict.fromkeys(MISSED, 0)
-    # (right from, unsure below) -> [mistakes caught, right entries flagged, other cells wrong]
-    sweep = {(rf, ub): [0, 0, 0] for rf in RIGHT_SWEEP for ub in UNSURE_SWEEP}
+    # (right from, wrong odds) -> [mistakes caught, right entries flagged, other cells wrong]
+    sweep = {(rf, odds): [0, 0, 0] for rf in RIGHT_SWEEP for odds in ODDS_SWEEP}
     start = time.perf_counter()
     for seed in range(args.first, args.first + args.seeds):
         sample = synth_filled_photo(seed, args.difficulty, mistakes=args.mistakes, font_files=fonts)
@@ -140,9 +141,9 @@ def main() -> None:
         written = answer.entries
         probability = np.take_along_axis(reading.probabilities, written[..., None], 2)[..., 0]
         chance = np.take_along_axis(reading.probabilities, solution[..., None], 2)[..., 0]
-        for (right_from, unsure_below), counts in sweep.items():
+        for (right_from, odds), counts in sweep.items():
             checked = (written > 0) & (chance < right_from)
-            sure = checked & (probability >= unsure_below)
+            sure = checked & (probability >= UNSURE_BELOW) & (probability >= odds * chance)
             differs = sure & (written != solution)
             counts[0] += int((differs & truth.mistakes).sum())
             counts[1] += int((right & (checked & ~sure | differs)).sum())
@@ -168,10 +169,10 @@ def main() -> None:
     print("mistakes not reported wrong: " + ", ".join(f"{why} {n}" for why, n in missed.items()))
     print(f"cells holding no entry (notes, print, empty) reported wrong: {others}")
     print(
-        f"threshold sweep (in use: right from {RIGHT_FROM}, unsure below {UNSURE_BELOW}): "
-        "mistakes caught / right entries flagged / other cells reported wrong"
+        f"threshold sweep (in use: right from {RIGHT_FROM}, wrong odds {WRONG_ODDS:g}, unsure "
+        f"below {UNSURE_BELOW}): mistakes caught / right entries flagged / other cells wrong"
     )
-    print("  right from  " + "".join(f"{f'unsure below {ub}':>24}" for ub in UNSURE_SWEEP))
+    print("  right from  " + "".join(f"{f'wrong odds {odds:g}':>24}" for odds in ODDS_SWEEP))
     for right_from in RIGHT_SWEEP:
         cells = "".join(
             f"{f'{share(hit, planted)} / {share(noise, right_entries)} / {other}':>24}"

@@ -6,7 +6,12 @@ PYTHONPATH and writes each reading (digits, kinds, digit and kind probabilities,
 rotation and the 81 cell crops) or its error line to one file; `compare` sets two dumps side by
 side and lists every photo whose reading differs, with how they differ. It exits 1 when
 any photo differs (probabilities and corners by more than 1e-5, or any digit, kind, rotation or
-crop pixel), so it can gate a refactor.
+crop pixel), so it can gate a refactor. `compare --digits` sets only what was read side by side
+(digits, kinds, rotation, errors; the cells that differ counted), for a change meant to read the
+same digits from pixels that differ, such as a photo decoded reduced:
+
+    python benchmarks/same_readings.py dump c.npz ../shared/data/kubiesa-train/images
+    python benchmarks/same_readings.py compare --digits a.npz c.npz
 
     DATA=../shared/data/wicht-v2-train
     PYTHONPATH=/tmp/old/src python benchmarks/same_readings.py dump a.npz $DATA/printed $DATA/mixed
@@ -35,6 +40,8 @@ EXACT = ("grid", "kinds", "rotation", "cells")
 CLOSE = ("probabilities", "kind_probabilities", "corners")
 """Fields that may differ by float rounding: at most TOLERANCE."""
 TOLERANCE = 1e-5
+READ = ("grid", "kinds", "rotation")
+"""What `compare --digits` sets side by side: what was read."""
 
 
 def dump(out: Path, folders: list[Path]) -> None:
@@ -82,11 +89,20 @@ def _photos(fields: np.lib.npyio.NpzFile) -> dict[str, dict[str, np.ndarray]]:
     return readings
 
 
-def differences(first: dict[str, np.ndarray], second: dict[str, np.ndarray]) -> list[str]:
-    """What differs between two readings of one photo, in words (none: the same)."""
+def differences(
+    first: dict[str, np.ndarray], second: dict[str, np.ndarray], digits: bool = False
+) -> list[str]:
+    """What differs between two readings of one photo, in words (none: the same); with
+    `digits`, only in what was read (READ), each field with the number of cells that differ."""
     if "error" in first or "error" in second:
         same = str(first.get("error")) == str(second.get("error"))
         return [] if same else [f"error {first.get('error')!s} / {second.get('error')!s}"]
+    if digits:
+        return [
+            f"{name} ({int((first[name] != second[name]).sum())} cells)"
+            for name in READ
+            if not np.array_equal(first[name], second[name])
+        ]
     found = [
         name
         for name in EXACT
@@ -99,8 +115,9 @@ def differences(first: dict[str, np.ndarray], second: dict[str, np.ndarray]) -> 
     return found
 
 
-def compare(first_path: Path, second_path: Path) -> int:
-    """Print every photo whose readings differ between two dumps; 1 if any does, else 0."""
+def compare(first_path: Path, second_path: Path, digits: bool = False) -> int:
+    """Print every photo whose readings differ between two dumps (with `digits`, in what was
+    read: see `differences`); 1 if any does, else 0."""
     first, second = (_photos(np.load(path)) for path in (first_path, second_path))
     if first.keys() != second.keys():
         only = sorted(first.keys() ^ second.keys())
@@ -108,7 +125,7 @@ def compare(first_path: Path, second_path: Path) -> int:
         return 1
     differing = 0
     for photo in sorted(first):
-        found = differences(first[photo], second[photo])
+        found = differences(first[photo], second[photo], digits)
         if found:
             differing += 1
             print(f"{photo}: {', '.join(found)}")
@@ -123,13 +140,16 @@ def main() -> None:
     dumping.add_argument("out", type=Path, help="the dump to write (.npz)")
     dumping.add_argument("folders", type=Path, nargs="+", help="folders of photos")
     comparing = commands.add_parser("compare", help="list the photos read differently")
+    comparing.add_argument(
+        "--digits", action="store_true", help="compare only the digits, kinds and rotation read"
+    )
     comparing.add_argument("first", type=Path)
     comparing.add_argument("second", type=Path)
     args = parser.parse_args()
     if args.command == "dump":
         dump(args.out, args.folders)
     else:
-        sys.exit(compare(args.first, args.second))
+        sys.exit(compare(args.first, args.second, args.digits))
 
 
 if __name__ == "__main__":

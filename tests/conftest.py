@@ -93,9 +93,10 @@ def backtracking() -> Callable[..., str | None]:
 
 def truth_reading(sample: SyntheticFilledPhoto, reading: Reading | None = None) -> Reading:
     """The reading of a generated hand-filled photo with the generator's truth for its person:
-    the true kind of every cell, and each handwritten digit read as written with probability
-    0.95 (the digit model's usual confidence). Printed and empty cells stay as the reader read
-    them. Stands in for a kinds classifier when testing what is done with the kinds."""
+    the true kind of every cell, each handwritten digit read as written with probability 0.95
+    (the digit model's usual confidence), and the candidates pencilled. Printed and empty cells
+    stay as the reader read them. Stands in for a kinds classifier when testing what is done
+    with the kinds."""
     reading = reading if reading is not None else read_image(sample.photo.image)
     filled = sample.filled
     hand = filled.kinds == HANDWRITTEN
@@ -105,7 +106,11 @@ def truth_reading(sample: SyntheticFilledPhoto, reading: Reading | None = None) 
     probabilities[rows, cols, filled.digits[hand]] = 0.95
     grid = np.where(hand, filled.digits, np.where(filled.kinds == NOTES, 0, reading.grid))
     return dataclasses.replace(
-        reading, grid=grid.astype(np.uint8), probabilities=probabilities
+        reading,
+        grid=grid.astype(np.uint8),
+        probabilities=probabilities,
+        kinds=filled.kinds.copy(),
+        candidates=filled.candidates,
     ).with_kinds(filled.kinds)
 
 
@@ -129,3 +134,27 @@ def pen_digit(image: np.ndarray, corners: np.ndarray, r: int, c: int, height: fl
     templates = [entry_sprite(d, cell, height)[1].astype(np.float32) for d in range(1, 10)]
     scores = [cv2.matchTemplate(ink, t, cv2.TM_CCOEFF_NORMED).max() for t in templates]
     return 1 + int(np.argmax(scores))
+
+
+def decode_terminal_qr(text: str) -> str:
+    """What a QR code drawn in a terminal with Unicode half blocks (as `serve --lan` prints it)
+    says, read by OpenCV's QR detector: each character is two modules, a block light, a space
+    dark, as on a dark terminal. The picture is tried at a few module sizes, as a phone sees the
+    code at different distances: OpenCV's detector misses some codes at one size or another."""
+    top = {"█": 255, "▀": 255, "▄": 0, " ": 0}
+    bottom = {"█": 255, "▀": 0, "▄": 255, " ": 0}
+    lines = [line for line in text.splitlines() if line]
+    width = max(len(line) for line in lines)
+    rows = []
+    for line in lines:
+        line = line.ljust(width, "█")
+        rows.append([top[ch] for ch in line])
+        rows.append([bottom[ch] for ch in line])
+    modules = np.array(rows, np.uint8)
+    detector = cv2.QRCodeDetector()
+    for scale in (4, 6, 8, 5, 7):
+        image = cv2.resize(modules, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
+        decoded, _, _ = detector.detectAndDecode(image)
+        if decoded:
+            return decoded
+    return ""

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -33,19 +31,3 @@ def test_photo_entry_points_are_exported() -> None:
 def test_unknown_names_raise_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
         _ = sudoku_lens.nothing_here
-
-
-README = Path(__file__).parents[1] / "README.md"
-
-
-def test_the_readme_python_examples_run_as_written(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Each Python block of the README runs as it is printed, from a folder of its own (the
-    loop of hints against a running server is run by test_web_hint)."""
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.DOTALL)
-    local = [block for block in blocks if "localhost:8000" not in block]
-    assert len(local) == len(blocks) - 1 >= 2
-    monkeypatch.chdir(tmp_path)
-    for block in local:
-        exec(compile(block, "README.md", "exec"), {})

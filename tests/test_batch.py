@@ -150,8 +150,11 @@ def test_photos_from_a_folder_by_content_with_answers_and_errors(
         assert record.kinds == "".join("." if d == "0" else "p" for d in record.givens)
     broken = by_name["c-broken.jpg"]
     assert broken.status == "error" and "JPEG" in broken.error
-    drawn = sorted(p.name for p in (tmp_path / "drawn").rglob("*.png"))
-    assert drawn == ["a-example.jpg-solved.png", "b-generated-solved.png"]
+    drawn = {p.name: p.read_bytes()[:4] for p in (tmp_path / "drawn").rglob("*-solved.*")}
+    assert drawn == {  # a JPEG photo's picture is a JPEG, a PNG photo's a PNG
+        "a-example.jpg-solved.jpg": b"\xff\xd8\xff\xe0",
+        "b-generated-solved.png": b"\x89PNG",
+    }
 
 
 def test_patterns_and_lists_of_paths(photos: tuple[Path, dict[str, str]], tmp_path: Path) -> None:

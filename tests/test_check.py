@@ -22,12 +22,14 @@ from sudoku_lens.pipeline import (
     DIGIT_CHANGES,
     RIGHT_FROM,
     UNSURE_BELOW,
+    WRONG_ODDS,
     CheckedEntry,
     answer_reading,
     draw_answer,
     person_entries,
     solve_photo,
 )
+from sudoku_lens.read.image_io import Photo, load_photo
 from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, NOTES, PRINTED
 from sudoku_lens.read.reader import Reading, read_image
 from sudoku_lens.repair import repair
@@ -124,12 +126,37 @@ def test_an_entry_read_unsurely_as_the_solutions_digit_is_right(
     assert answer.wrong_entries == expected_wrong(sample)[1:]
 
 
+@pytest.mark.parametrize("confidence", [0.83, 0.95])
+def test_a_sure_misread_that_leaves_the_solutions_digit_a_trace_is_unsure_never_wrong(
+    sample: SyntheticFilledPhoto, reading: Reading, confidence: float
+) -> None:
+    """A right entry read surely as another digit (as a 1 for a 7 at 0.83, or a 7 for a 3 at
+    0.95, on the hand-filled validation photos) whose solution's digit keeps more than
+    1/`WRONG_ODDS` of the digit read is unsure, not a false alarm; with a tenth of that trace
+    left, it is wrong; the planted mistakes stay wrong either way."""
+    right = (reading.kinds == HANDWRITTEN) & ~sample.filled.mistakes
+    (r, c) = (int(v) for v in np.argwhere(right)[0])
+    truth = int(sample.photo.solution[r, c])
+    wrongly = truth % 9 + 1
+    trace = 1.5 * confidence / WRONG_ODDS
+    assert trace < RIGHT_FROM
+    doubtful = answer_reading(read_unclearly(reading, sample, r, c, confidence, wrongly, trace))
+    assert doubtful.unsure_entries == [CheckedEntry((r, c), wrongly, None)]
+    assert doubtful.wrong_entries == expected_wrong(sample)
+    sure = answer_reading(read_unclearly(reading, sample, r, c, confidence, wrongly, trace / 10))
+    assert sure.unsure_entries == []
+    assert sure.wrong_entries == sorted(
+        [*expected_wrong(sample), CheckedEntry((r, c), wrongly, truth)], key=lambda e: e.cell
+    )
+
+
 def test_a_misread_entry_is_right_where_its_cell_gives_the_solutions_digit_enough(
     sample: SyntheticFilledPhoto, reading: Reading, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A right entry misread as another digit is still right where the digit model gives the
     solution's digit `RIGHT_FROM` or more (a misread keeps its true digit among the runners-up),
-    and a hint continues from the solution's digit there; with less it is wrong."""
+    and a hint continues from the solution's digit there; with less, and `WRONG_ODDS` times
+    less than the digit read, it is wrong."""
     from sudoku_lens.hints import hint_photo
     from sudoku_lens.read import reader
 
@@ -146,7 +173,7 @@ def test_a_misread_entry_is_right_where_its_cell_gives_the_solutions_digit_enoug
     assert np.asarray(found.state.values).reshape(9, 9)[r, c] == truth
     assert r * 9 + c not in found.wrong_entries
 
-    clear = read_unclearly(reading, sample, r, c, 0.7, wrongly)
+    clear = read_unclearly(reading, sample, r, c, 0.7, wrongly, truth_share=0.7 / WRONG_ODDS / 2)
     called = answer_reading(clear).wrong_entries
     assert CheckedEntry((r, c), wrongly, truth) in called
     monkeypatch.setattr(reader, "read_photo", lambda source, **_: clear)
@@ -392,8 +419,9 @@ def test_every_entry_is_right_wrong_or_unsure_and_unsure_is_never_wrong(
     unsure = {entry.cell: entry for entry in answer.unsure_entries}
     assert not wrong.keys() & unsure.keys()
     for r, c in chosen:
-        sure = probabilities[r, c, grid[r, c]] >= UNSURE_BELOW
-        if probabilities[r, c, solution[r, c]] >= RIGHT_FROM:
+        read, chance = probabilities[r, c, grid[r, c]], probabilities[r, c, solution[r, c]]
+        sure = read >= UNSURE_BELOW and read >= WRONG_ODDS * chance
+        if chance >= RIGHT_FROM:
             assert (r, c) not in wrong and (r, c) not in unsure
         elif not sure:
             assert unsure[(r, c)].expected is None
@@ -494,10 +522,10 @@ def test_drawing_rings_an_unsure_entry_in_orange_and_calls_it_nothing_else(
 def test_solve_photo_reports_and_draws_the_check(
     sample: SyntheticFilledPhoto, reading: Reading, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def read_with_kinds(image: np.ndarray, **_: Any) -> Reading:
-        return dataclasses.replace(reading, image=image)
+    def read_with_kinds(source: np.ndarray, **_: Any) -> Reading:
+        return dataclasses.replace(reading, photo=load_photo(source))
 
-    monkeypatch.setattr(pipeline, "read_image", read_with_kinds)
+    monkeypatch.setattr(pipeline, "read_photo", read_with_kinds)
     result = solve_photo(sample.photo.image)
     assert result.solved and not result.correct
     assert result.wrong_entries == expected_wrong(sample)
@@ -520,7 +548,9 @@ def test_solve_json_gives_the_kinds_as_solved(
     mistake = expected_wrong(sample)[0]
     misread = doubted(reading, [mistake.cell], PRINTED, 0.6)
     monkeypatch.setattr(
-        pipeline, "read_image", lambda image, **_: dataclasses.replace(misread, image=image)
+        pipeline,
+        "read_photo",
+        lambda source, **_: dataclasses.replace(misread, photo=load_photo(source)),
     )
     summary = solve_photo(sample.photo.image).to_json()
     assert summary["kinds"] == "".join(".phn"[k] for k in sample.filled.kinds.ravel())
@@ -586,7 +616,9 @@ def test_live_mode_marks_wrong_entries_on_the_moving_page(
     from sudoku_lens.live import solver as live_solver
 
     monkeypatch.setattr(
-        live_solver, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
+        live_solver,
+        "read_image",
+        lambda image, **_: dataclasses.replace(reading, photo=Photo(image)),
     )
     solver = LiveSolver(LiveSettings(banner=False, check_only=check_only))
     frame = sample.photo.image
@@ -619,7 +651,9 @@ def test_live_mode_rings_an_unsure_entry_in_orange(
     (r, c) = expected_wrong(sample)[0].cell
     unclear = read_unclearly(reading, sample, r, c)
     monkeypatch.setattr(
-        live_solver, "read_image", lambda image, **_: dataclasses.replace(unclear, image=image)
+        live_solver,
+        "read_image",
+        lambda image, **_: dataclasses.replace(unclear, photo=Photo(image)),
     )
     solver = LiveSolver(LiveSettings(banner=False))
     frame = sample.photo.image

@@ -149,7 +149,7 @@ def test_json_and_debug_without_o_write_no_picture(tmp_path: Path) -> None:
     assert debug.returncode == 0, debug.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["photo.jpg", "stages"]
     plain = cli("solve", "photo.jpg", cwd=tmp_path)
-    assert plain.returncode == 0 and (tmp_path / "photo-solved.png").is_file()
+    assert plain.returncode == 0 and (tmp_path / "photo-solved.jpg").is_file()
 
 
 def test_read_json_names_its_81_confidences(tmp_path: Path) -> None:
@@ -163,11 +163,11 @@ def test_file_names_that_are_not_utf8(tmp_path: Path) -> None:
     Path(os.fsdecode(photo)).write_bytes(EXAMPLE.read_bytes())
     default = cli("solve", photo, cwd=tmp_path)
     assert default.returncode == 0, default.stderr
-    assert b"caf\xe9-solved.png" in default.stdout
+    assert b"caf\xe9-solved.jpg" in default.stdout
     named = cli("solve", photo, "-o", b"r\xe9sultat.png", "--debug", b"\xe9tapes", cwd=tmp_path)
     assert named.returncode == 0, named.stderr
     written = set(os.listdir(os.fsencode(tmp_path)))
-    assert {b"caf\xe9-solved.png", b"r\xe9sultat.png", b"\xe9tapes"} <= written
+    assert {b"caf\xe9-solved.jpg", b"r\xe9sultat.png", b"\xe9tapes"} <= written
     assert len(os.listdir(os.fsencode(tmp_path) + b"/\xe9tapes")) == 5
     hint = cli("hint", photo, "-o", b"indice-\xe9.png", cwd=tmp_path)
     assert hint.returncode == 0, hint.stderr

@@ -47,10 +47,13 @@ FAILURES = [
     (["batch", EASY, "-o", "results.txt"], "cannot tell the format"),
     (["serve", "--port", "99999"], "a port is 0-65535"),
     (["serve", "--port", "eighty"], "expected a number"),
+    (["serve", "--cert", "own.pem"], "--cert needs --key"),
+    (["serve", "--cert", "missing.pem", "--key", "missing.key"], "no such certificate file"),
     (["train", "--data", "nowhere", "--out", "m.onnx"], "no such folder"),
     (["train", "--data", ".", "--out", "m.onnx", "--seed", "-1"], "--seed"),
     (["train", "--data", "."], "the following arguments are required: --out"),
-    (["no-such-command"], "invalid choice"),
+    (["no-such-command"], "unknown command 'no-such-command': choose from solve, read, hint,"),
+    (["slove", "x", "--json"], "unknown command 'slove': did you mean solve?"),
 ]
 
 
@@ -193,3 +196,48 @@ def test_empty_standard_input_is_named_the_same_by_every_command(
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"# nothing\n\n")))
     assert main([command, "-"]) == 2
     assert capsys.readouterr().err == "sudoku-lens: error: no puzzle found in standard input\n"
+
+
+@pytest.mark.parametrize(
+    ("word", "nearest"),
+    [("slove", "solve"), ("raed", "read"), ("hnit", "hint"), ("serv", "serve"), ("rates", "rate")],
+)
+def test_a_misspelt_command_is_answered_with_the_nearest_one(
+    word: str, nearest: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([word, "x"]) == 2
+    assert capsys.readouterr().err == (
+        f"sudoku-lens: error: unknown command {word!r}: did you mean {nearest}? "
+        "(see sudoku-lens --help)\n"
+    )
+
+
+PROSE = "Dear diary,\nToday I went shopping and bought 3 apples and 12 eggs.\n"
+
+
+@pytest.mark.parametrize("command", ["solve", "rate", "hint", "explain"])
+def test_a_text_file_that_is_no_puzzle_is_named_as_neither(
+    command: str, folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Prose is said to be neither a photo nor puzzle text, naming the file (or standard
+    input), in one line, rather than one bad-character error per line of it."""
+    import io
+
+    (folder / "notes.txt").write_text(PROSE)
+    assert main([command, "notes.txt"]) == 2
+    assert capsys.readouterr().err == (
+        "sudoku-lens: error: notes.txt is neither a photo nor puzzle text (a puzzle is 81 "
+        "cells, 1-9 and 0 or . for empty, in one line or 9 rows)\n"
+    )
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(PROSE.encode())))
+    assert main([command, "-"]) == 2
+    assert "error: standard input is neither a photo nor puzzle text" in capsys.readouterr().err
+
+
+def test_a_file_of_mistyped_puzzles_still_names_each_bad_character(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (folder / "typo.txt").write_text(EASY[:80] + "x\n" + EASY[:40] + "y" + EASY[41:] + "\n")
+    assert main(["solve", "typo.txt"]) == 2
+    out = capsys.readouterr().out
+    assert "bad character 'x' at r9c9" in out and "bad character 'y' at r5c5" in out

@@ -244,6 +244,21 @@ def test_hint_on_a_photo_draws_into_it(capsys, tmp_path) -> None:
     assert (drawn[: photo.shape[0]] != photo).any()
 
 
+def test_hint_on_a_photo_writes_a_picture_in_the_photos_format_by_default(
+    capsys, tmp_path, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    as_png = tmp_path / "page.png"
+    cv2.imwrite(str(as_png), cv2.imread(str(EXAMPLE)))
+    for photo, picture, head in (
+        (EXAMPLE, "example-hint.jpg", b"\xff\xd8\xff"),
+        (as_png, "page-hint.png", b"\x89PNG"),
+    ):
+        code, _, err = run(["hint", str(photo)], capsys)
+        assert code == 0 and picture in err
+        assert (tmp_path / picture).read_bytes().startswith(head)
+
+
 def test_hint_on_a_photo_as_json_names_the_digits_it_corrected(capsys, monkeypatch) -> None:
     """As solve --json and /api/hint do ("r3c4" names); hint --json had no corrected_cells,
     only a line on stderr."""

@@ -16,6 +16,7 @@ from sudoku_lens import pipeline
 from sudoku_lens.cli.solve_photo import add_photo_arguments, looks_like_image, run_photo
 from sudoku_lens.errors import GridNotFoundError, ImageError, SudokuLensError
 from sudoku_lens.puzzle import format_grid, grid_from_line
+from sudoku_lens.read.image_io import load_photo
 from sudoku_lens.read.kinds import HANDWRITTEN, PRINTED
 from sudoku_lens.solve import count_solutions
 from sudoku_lens.synth import place_in_scene, render_grid
@@ -138,18 +139,52 @@ def test_solved_photo_prints_both_grids_and_writes_the_answer(
     assert cv2.imread(str(out)).shape == cv2.imread(str(photo)).shape
 
 
-def test_default_output_goes_to_the_current_directory(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("photo_name", "picture_name", "head"),
+    [
+        ("paper.jpg", "paper-solved.jpg", b"\xff\xd8\xff"),
+        ("paper.png", "paper-solved.png", b"\x89PNG"),
+        ("paper.bmp", "paper-solved.png", b"\x89PNG"),
+    ],
+)
+def test_default_output_goes_to_the_current_directory_in_the_photos_format(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    photo_name: str,
+    picture_name: str,
+    head: bytes,
 ) -> None:
-    photo = write_photo(tmp_path / "paper.jpg", PUZZLE)
+    photo = write_photo(tmp_path / photo_name, PUZZLE)
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)
 
     assert run_photo(parse([str(photo)])) == 0
 
-    assert (work / "paper-solved.png").is_file()
-    assert "paper-solved.png" in capsys.readouterr().out
+    assert picture_name in capsys.readouterr().out
+    picture = (work / picture_name).read_bytes()
+    assert picture.startswith(head)
+    drawn = cv2.imdecode(np.frombuffer(picture, np.uint8), cv2.IMREAD_COLOR)
+    assert drawn.shape == cv2.imread(str(photo)).shape
+
+
+def quantization(jpeg: bytes) -> bytes:
+    """The first quantization table segment of a JPEG: what its quality setting decides."""
+    start = jpeg.index(b"\xff\xdb")
+    length = int.from_bytes(jpeg[start + 2 : start + 4], "big")
+    return jpeg[start : start + 2 + length]
+
+
+def test_a_jpeg_picture_is_written_at_quality_90_whatever_its_name_says(tmp_path: Path) -> None:
+    photo = write_photo(tmp_path / "paper.jpg", PUZZLE)
+    blank = np.zeros((8, 8, 3), np.uint8)
+    at_90 = quantization(cv2.imencode(".jpg", blank, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes())
+    for name in ("named.jpg", "named.JPEG"):
+        assert run_photo(parse([str(photo), "-o", str(tmp_path / name)])) == 0
+        assert quantization((tmp_path / name).read_bytes()) == at_90, name
+    assert run_photo(parse([str(photo), "-o", str(tmp_path / "named.png")])) == 0
+    assert (tmp_path / "named.png").read_bytes().startswith(b"\x89PNG")
 
 
 def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -210,7 +245,9 @@ def read_as_filled(
     reader tells handwriting from print)."""
     reading = truth_reading(sample)
     monkeypatch.setattr(
-        pipeline, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
+        pipeline,
+        "read_photo",
+        lambda source, **_: dataclasses.replace(reading, photo=load_photo(source)),
     )
     path = tmp_path / "filled.png"
     cv2.imwrite(str(path), sample.photo.image)
@@ -313,7 +350,7 @@ def test_givens_alone_without_one_answer_are_reported(
     reading = truth_reading(filled_sample)
     kinds = reading.kinds.copy()
     kinds[kinds == PRINTED] = HANDWRITTEN  # nothing printed is left: every solution fits
-    monkeypatch.setattr(pipeline, "read_image", lambda image, **_: reading.with_kinds(kinds))
+    monkeypatch.setattr(pipeline, "read_photo", lambda source, **_: reading.with_kinds(kinds))
     photo = tmp_path / "filled.png"
     cv2.imwrite(str(photo), filled_sample.photo.image)
 

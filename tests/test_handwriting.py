@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, NOTES, PRINTED
 from sudoku_lens.synth import random_puzzle, render_grid
 from sudoku_lens.synth.handwriting import (
+    HAND_STYLES,
     PENS,
     elastic,
     fill_in,
@@ -114,3 +115,84 @@ def test_pen_strokes_make_a_digit_of_the_asked_height(digit: int) -> None:
     assert glyph.max() > 0.9
     bent = elastic(glyph, rng, 0.05)
     assert bent.max() > 0.5 and abs(bent.shape[0] - glyph.shape[0]) < 12
+
+
+@pytest.mark.parametrize("name", sorted(HAND_STYLES))
+def test_every_style_writes_its_digits_at_the_asked_height(name: str) -> None:
+    style = HAND_STYLES[name]
+    rng = np.random.default_rng(5)
+    for digit in style.digits:
+        glyph = stroke_digit(digit, 40, 3.0, rng, style)
+        assert 30 <= glyph.shape[0] <= 56, f"{name} {digit}: {glyph.shape}"
+        assert glyph.max() > 0.9
+
+
+def _lean(glyph: np.ndarray) -> float:
+    """How far right the ink of a glyph's top half lies of its bottom half's, in pixels."""
+    ys, xs = np.nonzero(glyph > 0.5)
+    top = ys < glyph.shape[0] / 2
+    return float(xs[top].mean() - xs[~top].mean())
+
+
+def _up_stroke(glyph: np.ndarray) -> float:
+    """How far down a 1's up-stroke comes, as a share of its height: the lowest ink left of its
+    stem, above where a foot would be."""
+    ys, xs = np.nonzero(glyph > 0.5)
+    height = glyph.shape[0]
+    stem = np.median(xs[(ys > 0.6 * height) & (ys < 0.85 * height)])
+    left = (xs < stem - 0.15 * height) & (ys < 0.85 * height)
+    return float(ys[left].max() / height) if left.any() else 0.0
+
+
+def test_styles_shape_their_digits_as_named() -> None:
+    rng = np.random.default_rng(11)
+    lean = {
+        name: np.mean([_lean(stroke_digit(1, 40, 3.0, rng, HAND_STYLES[name])) for _ in range(20)])
+        for name in ("lean-left", "strokes", "lean-right")
+    }
+    assert lean["lean-left"] < lean["strokes"] - 4 < lean["lean-right"] - 8
+    reach = {
+        name: np.mean(
+            [_up_stroke(stroke_digit(1, 40, 3.0, rng, HAND_STYLES[name])) for _ in range(20)]
+        )
+        for name in ("strokes", "continental-1")
+    }
+    assert reach["continental-1"] > reach["strokes"] + 0.15, "the continental 1's long up-stroke"
+    assert HAND_STYLES["barred-7"].digits == (7,) and HAND_STYLES["cramped"].digits == tuple(
+        range(1, 10)
+    )
+
+
+def test_a_style_writes_every_entry_in_strokes_and_cramped_ones_small() -> None:
+    from sudoku_lens.train.fonts import find_handwriting_fonts
+
+    rng = np.random.default_rng(3)
+    puzzle, solution = random_puzzle(rng)
+    printed = render_grid(puzzle, rng)[::3, ::3]
+    fonts = [str(path) for path in find_handwriting_fonts()]
+    if not fonts:
+        pytest.skip("no handwriting fonts installed (Debian's fonts-* handwriting packages)")
+
+    def written(**options: object) -> np.ndarray:
+        made = fill_in(printed, puzzle, solution, np.random.default_rng(1), entries=1.0, **options)
+        return made.image
+
+    np.testing.assert_array_equal(
+        written(font_files=fonts, hand_style="strokes"), written(hand_style="strokes")
+    )
+    assert not np.array_equal(written(font_files=fonts), written())
+    grey = printed.astype(np.float32).mean(axis=2)
+    step = printed.shape[0] / 9
+
+    def heights(image: np.ndarray) -> list[int]:
+        """Height in pixels of the ink written in each open cell."""
+        ink = grey - image.astype(np.float32).mean(axis=2) > 40
+        out = []
+        for r, c in zip(*np.nonzero(puzzle == 0), strict=True):
+            rows = ink[int(r * step) : int((r + 1) * step), int(c * step) : int((c + 1) * step)]
+            ys = np.nonzero(rows.any(axis=1))[0]
+            out.append(int(ys.max() - ys.min() + 1) if len(ys) else 0)
+        return out
+
+    cramped = np.median(heights(written(hand_style="cramped")))
+    assert cramped < 0.45 * step < np.median(heights(written(hand_style="strokes")))

@@ -257,7 +257,7 @@ def pencilled_cell(marks: dict[int, tuple[int, int]], height: float = 0.2) -> np
 
 
 @pytest.mark.parametrize("turns", [0, 1, 2, 3])
-def test_candidates_at_their_keypad_places_are_counted_upright(turns: int) -> None:
+def test_candidates_at_their_keypad_places_are_read_upright(turns: int) -> None:
     from sudoku_lens.read.digits import find_ink
     from sudoku_lens.read.kinds import keypad_candidates
 
@@ -269,6 +269,17 @@ def test_candidates_at_their_keypad_places_are_counted_upright(turns: int) -> No
     ]
     # as the photo lies, turned `turns` quarter turns anticlockwise from upright
     laid = [np.ascontiguousarray(np.rot90(crop, turns)) for crop in cells]
-    counts = keypad_candidates([find_ink(crop) for crop in laid], range(4), turns)
-    assert counts.get(0) == 2 and counts.get(1) == 3
-    assert counts.get(2, 0) == 0 and 3 not in counts
+    read = keypad_candidates([find_ink(crop) for crop in laid], range(4), turns)
+    assert read[0] == ((1, 5), True) and read[1] == ((2, 5, 8), True)
+    assert 2 not in read and 3 not in read
+
+
+def test_a_keypad_reading_with_a_mark_left_unread_is_not_whole() -> None:
+    """A cell whose marks are not all read at their places (a 3 where the 9 goes) keeps the
+    digits read, for telling notes from an entry, but is no whole list of its candidates."""
+    from sudoku_lens.read.digits import find_ink
+    from sudoku_lens.read.kinds import keypad_candidates
+
+    cell = pencilled_cell({1: (0, 0), 5: (1, 1), 3: (2, 2)})
+    read = keypad_candidates([find_ink(cell)], [0], 0)
+    assert read[0].digits == (1, 5) and not read[0].whole

@@ -114,10 +114,10 @@ SE_RATED = [
     ("096100000004002071070038200700000040008060300010000002003980020680700400000004680", 2.6),
 ]
 """Puzzles made by `sudoku_lens.synth.random_puzzle` and rated by Sudoku Explainer 1.2.1 (its
-own rating loop, built for the measurement in docs/measurements.md), where a wider reading of
-SE's "direct" patterns rated them otherwise: a direct hidden triple (2.5), a naked single (2.3)
-where no direct pattern leaves a hidden single as SE's rule asks, a plain pointing (2.6), a
-naked pair (3.0)."""
+own rating loop, built for the measurement in benchmarks/measurements-log.md), where a wider
+reading of SE's "direct" patterns rated them otherwise: a direct hidden triple (2.5), a naked
+single (2.3) where no direct pattern leaves a hidden single as SE's rule asks, a plain pointing
+(2.6), a naked pair (3.0)."""
 
 
 @pytest.mark.parametrize(("puzzle", "se_rating"), SE_RATED)

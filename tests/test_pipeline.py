@@ -24,6 +24,7 @@ from sudoku_lens.puzzle import grid_from_line
 from sudoku_lens.read import reader
 from sudoku_lens.read.digits import orient
 from sudoku_lens.read.grid import GridSearch, cut_grid
+from sudoku_lens.read.image_io import Photo
 from sudoku_lens.read.kinds import EMPTY, NOTES
 from sudoku_lens.read.reader import read_photo
 from sudoku_lens.solve import Status
@@ -267,7 +268,7 @@ def test_givens_with_several_solutions_are_mended_by_adding_never_by_changing_a_
         corners=np.zeros((4, 2), np.float32),
         rotation=0,
         timings={},
-        image=np.zeros((10, 10, 3), np.uint8),
+        photo=Photo(np.zeros((10, 10, 3), np.uint8)),
     )
     result = repair_givens(reading)
     assert result.status is Status.SEVERAL and not result.changed_cells

@@ -111,6 +111,7 @@ def test_reading_json_has_lines_rounded_corners_and_81_confidences() -> None:
     assert set(summary) == {
         "grid",
         "kinds",
+        "candidates",
         "givens",
         "corners",
         "rotation",
@@ -120,6 +121,7 @@ def test_reading_json_has_lines_rounded_corners_and_81_confidences() -> None:
     assert summary["grid"] == "".join(str(v) for v in reading.grid.ravel())
     assert summary["kinds"] == "".join(".p"[int(v > 0)] for v in reading.grid.ravel())
     assert summary["givens"] == summary["grid"], "a printed puzzle: every digit is a given"
+    assert summary["candidates"] == [""] * 81, "no pencil notes"
     assert summary["corners"] == [[round(float(v), 1) for v in p] for p in reading.corners]
     assert len(summary["confidences"]) == 81 and min(summary["confidences"]) > 0.5
     assert summary["rotation"] == 0

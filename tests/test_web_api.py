@@ -82,6 +82,7 @@ def test_health(client):
     assert response.status_code == 200
     assert response.json()["status"] == "ok"
     assert response.json()["max_upload_mb"] == 15
+    assert response.json()["self_signed_fingerprint"] is None
 
 
 def test_docs_and_openapi_list_every_route(client):
@@ -110,6 +111,25 @@ def test_page_and_static_files_are_served_with_no_external_resources(client):
         response = client.get(asset)
         assert response.status_code == 200
         assert not external.search(response.text), asset
+
+
+def test_the_page_can_be_added_to_a_home_screen(client):
+    """The page links a web app manifest whose icons are shipped PNGs of the sizes it says, and
+    whose shortcut opens camera mode."""
+    page = client.get("/")
+    assert '<link rel="manifest" href="/static/manifest.webmanifest">' in page.text
+    response = client.get("/static/manifest.webmanifest")
+    assert response.headers["content-type"].startswith("application/manifest+json")
+    manifest = response.json()
+    assert (manifest["display"], manifest["start_url"]) == ("standalone", "/")
+    assert f'<meta name="theme-color" content="{manifest["theme_color"]}">' in page.text
+    assert [shortcut["url"] for shortcut in manifest["shortcuts"]] == ["/#camera"]
+    for icon in manifest["icons"]:
+        png = client.get(icon["src"])
+        assert png.headers["content-type"] == "image/png"
+        picture = cv2.imdecode(np.frombuffer(png.content, np.uint8), cv2.IMREAD_COLOR)
+        assert f"{picture.shape[1]}x{picture.shape[0]}" == icon["sizes"]
+    assert {icon["sizes"] for icon in manifest["icons"]} == {"192x192", "512x512"}
 
 
 def test_the_page_names_every_format_the_server_reads(client, photo):
@@ -618,6 +638,9 @@ def serve_args(**overrides):
         "port": 0,
         "workers_pool": None,
         "max_upload_mb": 15.0,
+        "lan": False,
+        "cert": None,
+        "key": None,
     }
     args.update(overrides)
     return argparse.Namespace(**args)
@@ -689,12 +712,15 @@ def test_solve_reports_wrong_entries_and_check_only_draws_no_answers(client, mon
 
     from conftest import truth_reading
     from sudoku_lens import pipeline
+    from sudoku_lens.read.image_io import load_photo
     from sudoku_lens.synth.handwriting import synth_filled_photo
 
     sample = synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)
     reading = truth_reading(sample)
     monkeypatch.setattr(
-        pipeline, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
+        pipeline,
+        "read_photo",
+        lambda source, **_: dataclasses.replace(reading, photo=load_photo(source)),
     )
     data = jpeg(sample.photo.image)
     body = post_photo(client, "/api/solve", data).json()

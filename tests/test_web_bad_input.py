@@ -91,14 +91,32 @@ def test_malformed_http_is_a_json_400(server: str) -> None:
     assert json.loads(body) == {"error": "the request is not valid HTTP/1.1"}
 
 
-@pytest.mark.parametrize("size", [(2, 3000), (1, 19999), (16, 20000), (3, 5000)])
-def test_very_narrow_images_are_a_422(server: str, size: tuple[int, int]) -> None:
+@pytest.mark.parametrize(
+    "size", [(2, 3000), (3000, 2), (1, 19999), (16, 20000), (3, 5000), (1, 1), (60, 40)]
+)
+def test_very_narrow_or_tiny_images_are_a_422_also_as_camera_frames(
+    server: str, size: tuple[int, int]
+) -> None:
     data = png(*size)
+    shown = f"the image is {size[0]}x{size[1]} pixels, too small or too narrow"
     for route in ("/api/read", "/api/solve"):
         status, answer = post(f"{server}{route}", *multipart(data))
-        assert status == 422 and "too small or too narrow" in str(answer["error"])
+        assert status == 422 and shown in str(answer["error"])
     status, answer = post(f"{server}/api/live-frame?session=narrow-frame", data, "image/png")
-    assert status == 200 and answer["state"] == "searching"
+    assert status == 422 and shown in str(answer["error"])
+
+
+@pytest.mark.parametrize("ending", [".png", ".jpg"])
+def test_corrupt_images_are_a_422_also_as_camera_frames(server: str, ending: str) -> None:
+    photo = np.random.default_rng(1).integers(0, 255, (480, 640, 3), dtype=np.uint8)
+    data = cv2.imencode(ending, photo)[1].tobytes()[:300]
+    kind = "PNG" if ending == ".png" else "JPEG"
+    for route in ("/api/read", "/api/solve"):
+        status, answer = post(f"{server}{route}", *multipart(data, f"photo{ending}"))
+        assert status == 422 and f"truncated or corrupt {kind} file" in str(answer["error"])
+    status, answer = post(f"{server}/api/live-frame?session=cut-frame", data, "image/png")
+    assert status == 422
+    assert answer == {"error": f"the camera frame is a truncated or corrupt {kind} file"}
 
 
 def tiff_declaring_twice() -> bytes:

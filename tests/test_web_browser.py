@@ -127,10 +127,11 @@ def photo(tmp_path_factory):
 
 
 def grid_state(page) -> tuple[str, str]:
-    """The editor's digits (81 chars, 0 for empty) and the answer digits shown in empty cells."""
+    """The editor's digits (81 chars, 0 for empty and for a cell of candidates) and the answer
+    digits shown in empty cells."""
     return page.eval_on_selector_all(
         "#grid input",
-        "cells => [cells.map(c => c.value || '0').join(''),"
+        "cells => [cells.map(c => c.classList.contains('notes') ? '0' : c.value || '0').join(''),"
         " cells.map(c => c.placeholder || '0').join('')]",
     )
 
@@ -148,9 +149,12 @@ def upload_read_as(page, sample, reading, tmp_path: Path, monkeypatch) -> None:
 
     from sudoku_lens import pipeline
     from sudoku_lens.read import reader
+    from sudoku_lens.read.image_io import load_photo
 
     monkeypatch.setattr(
-        pipeline, "read_image", lambda image, **_: dataclasses.replace(reading, image=image)
+        pipeline,
+        "read_photo",
+        lambda source, **_: dataclasses.replace(reading, photo=load_photo(source)),
     )
     monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
     path = tmp_path / "filled.jpg"
@@ -1032,3 +1036,74 @@ def test_a_sideways_photo_is_shown_upright(page, photo, tmp_path):
     page.wait_for_function(
         "() => document.getElementById('answer-image').naturalWidth === 1024"
     )  # the hint's picture too
+
+
+def test_pencilled_candidates_are_shown_small_edited_and_checked(page, tmp_path, monkeypatch):
+    """The candidates read stand small in their cells, those that leave out the answer framed;
+    in notes mode (N) a digit typed goes in or out of a cell's candidates, which are sent back
+    and checked again."""
+
+    from conftest import truth_reading
+    from sudoku_lens.synth.handwriting import synth_filled_photo
+
+    sample = synth_filled_photo(3, "easy", notes=0.5, wrong_notes=2, rotation=0)
+    reading = truth_reading(sample)
+    upload_read_as(page, sample, reading, tmp_path, monkeypatch)
+    expect(page.locator("#message")).to_contain_text(
+        "2 cells of your candidates leave out the answer"
+    )
+    pencilled = ["".join(map(str, cell)) for row in sample.filled.candidates for cell in row]
+    planted = [int(i) for i in np.flatnonzero(sample.filled.wrong_candidates)]
+    cells = page.locator("#grid input")
+    with_notes = [i for i, digits in enumerate(pencilled) if digits]
+
+    def shown() -> tuple[list[int], list[int], list[str]]:
+        """The cells showing candidates, those framed as wrong, and every cell's value."""
+        classes = page.eval_on_selector_all("#grid input", "cells => cells.map(c => c.className)")
+        values = page.eval_on_selector_all("#grid input", "cells => cells.map(c => c.value)")
+        notes = [i for i, c in enumerate(classes) if "notes" in c.split()]
+        return notes, [i for i, c in enumerate(classes) if "wrong-notes" in c], values
+
+    # with the answers shown, right candidates give way to the answer; wrong ones stay, framed
+    notes, framed, values = shown()
+    assert notes == framed == planted
+    assert all(values[i] == pencilled[i] for i in planted)
+    answers = grid_state(page)[1]
+    assert all(answers[i] != "0" for i in with_notes if i not in planted)
+    font = "c => parseFloat(getComputedStyle(c).fontSize)"
+    assert cells.nth(planted[0]).evaluate(font) < 0.7 * cells.nth(0).evaluate(font)
+    assert "leave out the answer" in cells.nth(planted[0]).get_attribute("aria-label")
+    page.screenshot(path=str(SHOTS / "sudoku-lens-web-notes.png"), full_page=True)
+
+    # the answer pencilled in, in notes mode: that cell is right now
+    first = cells.nth(planted[0])
+    answer = str(sample.photo.solution.ravel()[planted[0]])
+    first.click()
+    page.keyboard.press("n")
+    expect(page.locator("#notes-mode")).to_have_attribute("aria-pressed", "true")
+    notes, framed, values = shown()  # pencilling: every cell's candidates shown
+    assert notes == with_notes and framed == planted
+    assert all(values[i] == pencilled[i] for i in with_notes)
+    page.keyboard.press(answer)
+    expect(page.locator("#message")).to_contain_text(
+        "1 cell of your candidates leaves out the answer"
+    )
+    expected = "".join(sorted(pencilled[planted[0]] + answer))
+    assert first.input_value() == expected
+    assert "wrong-notes" not in first.get_attribute("class")
+    assert "wrong-notes" in cells.nth(planted[1]).get_attribute("class")
+
+    # the other wrong set rubbed out: nothing left to report
+    second = cells.nth(planted[1])
+    second.click()
+    page.keyboard.press("Delete")
+    expect(page.locator("#message")).to_contain_text("Solved with your fixes")
+    assert second.input_value() == "" and "notes" not in second.get_attribute("class").split()
+    # notes mode off: a digit typed is an entry again, and takes the candidates' place
+    page.click("#notes-mode")
+    expect(page.locator("#notes-mode")).to_have_attribute("aria-pressed", "false")
+    assert shown()[0] == []  # every set of candidates right: the answers shown instead
+    first.click()
+    page.keyboard.press(answer)
+    expect(first).to_have_class(re.compile(r"\bhandwritten\b"))
+    assert first.input_value() == answer

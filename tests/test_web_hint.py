@@ -186,7 +186,7 @@ def test_entries_sent_as_read_keep_their_uncertainty(client, filled, monkeypatch
     right = [int(i) for i in np.flatnonzero(read) if int(i) not in mistakes]
     reading = unsure_reading(reading, right[0])
     monkeypatch.setattr(reader, "read_photo", lambda source, **_: reading)
-    monkeypatch.setattr(pipeline, "read_image", lambda image, **_: reading)
+    monkeypatch.setattr(pipeline, "read_photo", lambda source, **_: reading)
     files = {"file": ("filled.png", cv2.imencode(".png", sample.photo.image)[1].tobytes())}
     as_read = "".join(map(str, read))
     solved = client.post("/api/solve", files=files, data={"entries": as_read}).json()
@@ -204,19 +204,19 @@ def test_entries_sent_as_read_keep_their_uncertainty(client, filled, monkeypatch
     assert cell_name(right[0]) in [e["cell"] for e in solved["wrong_entries"]]
 
 
-README = Path(__file__).parents[1] / "README.md"
+WEB_PAGE = Path(__file__).parents[1] / "docs" / "web.md"
 
 
-def readme_hint_loop() -> str:
-    """The README's Python example of a loop of hints on a photo."""
-    blocks = README.read_text().split("```python\n")[1:]
+def documented_hint_loop() -> str:
+    """The documentation's Python example of a loop of hints on a photo (docs/web.md)."""
+    blocks = WEB_PAGE.read_text().split("```python\n")[1:]
     return next(block.split("```")[0] for block in blocks if '["after"]["entries"]' in block)
 
 
-def test_the_readme_loop_of_hints_keeps_naming_the_wrong_entries(
+def test_the_documented_loop_of_hints_keeps_naming_the_wrong_entries(
     client, filled, monkeypatch, tmp_path, capsys
 ) -> None:
-    """Each hint of the README's loop sends back `after.entries`: every answer names the same
+    """Each hint of the documented loop sends back `after.entries`: every answer names the same
     wrong (and unsure) entries, and the hints go on from the last one."""
     import httpx
 
@@ -238,8 +238,8 @@ def test_the_readme_loop_of_hints_keeps_naming_the_wrong_entries(
 
     monkeypatch.setattr(httpx, "post", post)
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "photo.jpg").write_bytes(cv2.imencode(".jpg", sample.photo.image)[1].tobytes())
-    exec(readme_hint_loop(), {})
+    (tmp_path / "filled.jpg").write_bytes(cv2.imencode(".jpg", sample.photo.image)[1].tobytes())
+    exec(documented_hint_loop(), {})
     names = [cell_name(i) for i in mistakes]
     assert len(answers) == 3
     placed: set[str] = set()  # a hint may place the right digit over a wrong entry

@@ -56,13 +56,14 @@ def solve_photo_with_pictures(
     *,
     grid: Any = None,
     check_only: bool = False,
+    name: str | None = None,
 ) -> PhotoSolution:
     """`solve_photo` that also writes the stage pictures into `directory`, also when no grid is
     found: then the pictures of the stages reached are written, and the error (of the same
     class) says where they are, for they are what shows why."""
     trace = GridSearch()
     try:
-        photo = solve_photo(source, grid=grid, check_only=check_only, trace=trace)
+        photo = solve_photo(source, grid=grid, check_only=check_only, trace=trace, name=name)
     except GridNotFoundError as exc:
         if not write_debug_pictures(directory, trace):
             raise

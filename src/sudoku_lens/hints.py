@@ -12,7 +12,7 @@ import os
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -22,6 +22,9 @@ from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Step
 from sudoku_lens.logic.units import cell_name
 from sudoku_lens.read.reader import Reading
+
+if TYPE_CHECKING:
+    from sudoku_lens.pipeline import CheckedCandidates
 
 
 def find_hints(
@@ -53,7 +56,8 @@ class PhotoHint:
     """The easiest step (or every step, when asked for), empty when no technique applies."""
     image: np.ndarray
     """A copy of the photo with the first step drawn into the grid, the wrong entries ringed in
-    red and the unsure ones in orange (the right digit not shown), and the digits of earlier
+    red and the unsure ones in orange (the right digit not shown), the cells whose candidates
+    leave out the answer framed in purple, and the digits of earlier
     hints or typed in drawn in pen where the page has none (over a patch of paper where it holds
     pencil notes), as `draw_answer` draws them."""
     corrected_cells: list[tuple[int, int]] = field(default_factory=list)
@@ -65,6 +69,8 @@ class PhotoHint:
     the state where right and left out where not."""
     entries: np.ndarray = field(default_factory=lambda: np.zeros((9, 9), np.uint8))
     """(9, 9) uint8 the person's entries checked (right, wrong and unsure), 0 elsewhere."""
+    wrong_candidates: list[CheckedCandidates] = field(default_factory=list)
+    """Cells whose pencilled candidates leave out the answer, as `solve_photo` finds them."""
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds: "read", "repair", "hint", "draw", "total"."""
 
@@ -86,15 +92,20 @@ class PhotoHint:
 
     def checked_json(self) -> dict[str, list[dict[str, Any]]]:
         """`wrong_entries` and `unsure_entries` as `solve --json` gives them, `{"cell": "r3c4",
-        "written": 5}` each, without the right digit: a hint does not give it away."""
+        "written": 5}` each, and `wrong_candidates` (`{"cell": "r4c5", "written": "28"}` each),
+        without the right digit: a hint does not give it away."""
         written = self.entries.reshape(-1)
-        return {
+        checked: dict[str, list[dict[str, Any]]] = {
             key: [{"cell": cell_name(c), "written": int(written[c])} for c in cells]
             for key, cells in (
                 ("wrong_entries", self.wrong_entries),
                 ("unsure_entries", self.unsure_entries),
             )
         }
+        checked["wrong_candidates"] = [
+            cell.to_json(with_answer=False) for cell in self.wrong_candidates
+        ]
+        return checked
 
     def photo_json(self) -> dict[str, list[Any]]:
         """What a photo's hint adds to its step's JSON, in `hint PHOTO --json` and `POST
@@ -122,6 +133,7 @@ def hint_photo(
     *,
     grid: Any = None,
     entries: Any = None,
+    candidates: Any = None,
     eliminations: Iterable[str] = (),
     technique: str | None = None,
     every: bool = False,
@@ -138,7 +150,9 @@ def hint_photo(
     a misread one is taken for right), the wrong ones left out and reported in `wrong_entries`.
     Entries read too unclearly to check (an entry sent that is the digit read keeps the
     reading's probability) are reported in `unsure_entries` and never called wrong: placed where
-    they are right, left out where not.
+    they are right, left out where not. The person's pencilled candidates (`candidates`, as
+    `answer_reading` takes them, replace those read) that leave out the answer are reported in
+    `wrong_candidates`.
     `eliminations` are candidates already crossed out (`"r1c2<>5"`). Raises ImageError (naming
     the photo `name` when given: see `load_image`), GridNotFoundError, UnsolvablePuzzleError,
     UnknownTechniqueError or PuzzleFormatError.
@@ -155,7 +169,7 @@ def hint_photo(
     timings = {"read": time.perf_counter() - start}
 
     stage = time.perf_counter()
-    answer = answer_reading(reading, grid=grid, entries=entries)
+    answer = answer_reading(reading, grid=grid, entries=entries, candidates=candidates)
     if answer.status is not Status.SOLVED or answer.solution is None:
         read = reading if grid is None else None
         raise UnsolvablePuzzleError(
@@ -203,5 +217,6 @@ def hint_photo(
         wrong_entries=wrong,
         unsure_entries=sorted(unsure),
         entries=answer.entries,
+        wrong_candidates=answer.wrong_candidates,
         timings=timings,
     )

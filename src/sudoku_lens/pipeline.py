@@ -3,9 +3,11 @@ draw the answer in the photo.
 
 The puzzle is the printed givens (`Reading.givens`); the person's handwritten entries are checked
 against the unique solution of the givens: an entry read with confidence that differs is wrong,
-one read with low confidence is unsure (never called wrong). When the givens as read have no
-unique solution, the digit model's doubts are weighed (`repair`): a digit may be read as another,
-or else a digit the kinds model was unsure of moved between print and pen (`repair_givens`).
+one read with low confidence is unsure (never called wrong); a cell's pencilled candidates, two
+or more, that leave out its solution digit are wrong too (`check_candidates`). When the givens as
+read have no unique solution, the digit model's doubts are weighed (`repair`): a digit may be
+read as another, or else a digit the kinds model was unsure of moved between print and pen
+(`repair_givens`).
 """
 
 from __future__ import annotations
@@ -23,9 +25,18 @@ from sudoku_lens.draw import DEFAULT_DIGIT_HEIGHT, draw_solution
 from sudoku_lens.puzzle import as_grid, grid_json
 from sudoku_lens.puzzle.text import cell_name
 from sudoku_lens.read.grid import CELL, CROP, MARGIN, GridSearch
-from sudoku_lens.read.image_io import load_image
-from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, NOTES, PRINTED, kinds_text
-from sudoku_lens.read.reader import Reading, corners_json, read_image
+from sudoku_lens.read.kinds import (
+    EMPTY,
+    HANDWRITTEN,
+    NO_CANDIDATES,
+    NOTES,
+    PRINTED,
+    Candidates,
+    as_candidates,
+    candidates_json,
+    kinds_text,
+)
+from sudoku_lens.read.reader import Reading, corners_json, read_photo
 from sudoku_lens.repair import RepairResult, repair
 from sudoku_lens.solve import Status, solve
 
@@ -35,16 +46,38 @@ OUTLINE_COLOR = (0, 0, 255)
 UNSURE_BELOW = 0.5
 """An entry whose digit the classifier gave a lower probability than this is unsure: reported,
 never called wrong (unless `RIGHT_FROM` calls it right). Above it, the digit read is more likely
-than all the others together; and an entry this threshold is asked about gives the solution's
-digit less than `RIGHT_FROM` (else it is right), so it is not the solution's digit whichever
-digit it is. Retuned with `RIGHT_FROM` when the digit model changes, on `benchmarks/check.py`
-(generated photos with planted mistakes: its sweep gives the mistakes caught, the right entries
-flagged and the other cells called wrong for each pair) and on the hand-filled photos, whose
-entries are all right (`benchmarks/false_alarms.py`). With the shipped models, seeds 40001-40080
-and 50001-50080: 95.2% of the mistakes caught at 0.5, 91.0% at 0.8; no entry reported wrong on
-154 of the 160 hand-filled photos at 0.5-0.7 and 155 at 0.8 (the misreads called wrong are read
-at 0.71-0.95); cells holding no entry (pencil notes mostly) read as one and called wrong on 14
-of 312 generated photos at 0.5, 5 at 0.8."""
+than all the others together. An entry is called wrong only when, besides, its digit is at least
+`WRONG_ODDS` times as likely as the solution's."""
+
+WRONG_ODDS = 50.0
+"""Least odds of the digit read against the solution's digit for an entry to be called wrong
+(with `UNSURE_BELOW` and `RIGHT_FROM`); at lower odds it is unsure. A misread right entry that the
+classifier was sure of still gives its true digit a trace above the rest, while a written
+mistake gives it next to nothing: the rule asks for no reasonable doubt that the person wrote
+another digit, as telling someone a right answer is wrong is the worst thing the check can do.
+Chosen on the hand-filled training photos (whose entries are all right) and on generated photos
+with planted mistakes (as `benchmarks/check.py --kinds reader` makes them, seeds 5001-5040 and
+50001-50040), then measured on the hand-filled validation photos (`benchmarks/false_alarms.py`)
+and on the check's own seeds (20001-20080, 30001-30040, 40001-40040). Photos with a right entry
+called wrong, and planted mistakes called wrong:
+
+| odds | training photos | generated, chosen on | validation photos | check's seeds |
+|---|---|---|---|---|
+| none | 3 of 129 | 95.4% | 3 of 31 | 95.4% |
+| 20 | 1 of 129 | 94.2% | 3 of 31 | 94.6% |
+| 33 | 1 of 129 | 93.3% | 2 of 31 | 92.9% |
+| 50 | 1 of 129 | 92.5% | 1 of 31 | 91.5% |
+| 70 | 0 of 129 | 89.2% | 1 of 31 | 89.0% |
+
+The odds of the right entries misread surely (training and generated photos: e^4.1 to e^5.8)
+overlap those of the planted mistakes whose digit looks like the solution's (a 7 for a 1, a 3
+for an 8: a tenth of the mistakes lie under e^4.4), so no odds call every mistake wrong and no
+right entry. 50 is the most doubt allowed (round odds) that costs no more than 3 points of the
+mistakes caught on the photos chosen on; the mistakes it gives up, those that look most like the
+solution's digit, are unsure instead (still ringed, with a question mark). Raising `UNSURE_BELOW`
+instead loses more mistakes for the same false alarms saved (0.9: 87.1% caught on the check's
+seeds, 1 of 31 validation photos). Retuned with `RIGHT_FROM` when the digit model changes:
+`benchmarks/check.py` sweeps the two."""
 
 RIGHT_FROM = 0.1
 """An entry whose cell gives the solution's digit at least this probability is right, however
@@ -55,7 +88,9 @@ given 0.0-0.4 (median 0.16; 76 of them 0.1 or more), while 99% of the planted mi
 solution's digit under 0.08: at 0.1, 0.79% of the right entries are flagged (wrong or unsure)
 instead of 3.39% at 0.5, and the mistakes caught stay within 0.4 points. On the hand-filled
 validation photos a mistake written in any of their handwritten digits' place would be taken for
-right 0.75% of the time (0.06% at 0.5)."""
+right 0.75% of the time (0.06% at 0.5). With `WRONG_ODDS` the entries whose cell gives the
+solution's digit 0.05-0.1 can no longer be called wrong (their odds are under 20); they stay
+unsure rather than right, so a mistake among them is still shown as doubtful."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +115,56 @@ class CheckedEntry:
         if self.expected is not None:
             out["expected"] = self.expected
         return out
+
+
+@dataclass(frozen=True)
+class CheckedCandidates:
+    """A cell's pencilled candidates that leave out the cell's solution digit."""
+
+    cell: tuple[int, int]
+    """(row, col), 0-based, of the upright puzzle."""
+    written: tuple[int, ...]
+    """The candidates pencilled in the cell, sorted."""
+    expected: int
+    """The solution's digit, which the candidates leave out."""
+
+    @property
+    def name(self) -> str:
+        """The cell as r1c1 (top left) to r9c9."""
+        return f"r{self.cell[0] + 1}c{self.cell[1] + 1}"
+
+    @property
+    def message(self) -> str:
+        """`r4c5: your candidates 28 leave out the answer` (the answer itself not given)."""
+        digits = "".join(map(str, self.written))
+        return f"{self.name}: your candidates {digits} leave out the answer"
+
+    def to_json(self, *, with_answer: bool = True) -> dict[str, Any]:
+        """`{"cell": "r4c5", "written": "28", "expected": 4}`, `expected` left out without
+        `with_answer` (a check that must not give answers away)."""
+        out: dict[str, Any] = {"cell": self.name, "written": "".join(map(str, self.written))}
+        if with_answer:
+            out["expected"] = self.expected
+        return out
+
+
+CHECKED_CANDIDATES = 2
+"""Least candidates of a cell for them to be checked. A lone small digit is often no candidate
+list but a mark of where that digit may still go in its box (of 19 such cells of
+kubiesa-train's photos, 10 are not that digit's cell): it is never called wrong."""
+
+
+def check_candidates(candidates: Candidates, solution: np.ndarray) -> list[CheckedCandidates]:
+    """The cells, row by row, whose CHECKED_CANDIDATES or more candidates (9 x 9 digit tuples)
+    leave out the digit of `solution` (9 x 9): candidates that hold it are right, whatever else
+    they hold."""
+    solution = np.asarray(solution).reshape(9, 9)
+    return [
+        CheckedCandidates((r, c), tuple(cell), int(solution[r, c]))
+        for r, row in enumerate(candidates)
+        for c, cell in enumerate(row)
+        if len(cell) >= CHECKED_CANDIDATES and int(solution[r, c]) not in cell
+    ]
 
 
 @dataclass(frozen=True, eq=False)  # its arrays have no single truth value: compared by identity
@@ -111,6 +196,11 @@ class PhotoSolution:
     """Handwritten entries read with too little confidence to check (`UNSURE_BELOW`)."""
     check_only: bool = False
     """True when `image` marks the wrong entries only and draws no answers."""
+    candidates: Candidates = NO_CANDIDATES
+    """The person's pencilled candidates checked, 9 x 9 sorted digit tuples (`()` where none):
+    the reading's, or the caller's (see `answer_reading`)."""
+    wrong_candidates: list[CheckedCandidates] = field(default_factory=list)
+    """Cells whose two or more candidates leave out the solution's digit (`check_candidates`)."""
 
     @property
     def solved(self) -> bool:
@@ -119,8 +209,9 @@ class PhotoSolution:
 
     @property
     def correct(self) -> bool:
-        """True when the puzzle has exactly one solution and no entry is wrong (exit code 0)."""
-        return self.solved and not self.wrong_entries
+        """True when the puzzle has exactly one solution, no entry is wrong and no candidates
+        leave out the answer (exit code 0)."""
+        return self.solved and not self.wrong_entries and not self.wrong_candidates
 
     @property
     def givens(self) -> np.ndarray:
@@ -132,21 +223,27 @@ class PhotoSolution:
         """JSON-ready summary: `grid` (solved: the printed givens after repair), `read` (every
         digit read, printed and handwritten) and `solution` as 81-character lines ('0' for
         empty), `kinds` as solved (as `read --json` writes them, but for a digit the repair
-        moved between print and pen) and `givens` (the digits read where `kinds` is print),
-        `status`, `corrected_cells` (cell names, "r3c4"), `wrong_entries` and `unsure_entries` (see
-        `CheckedEntry.to_json`), `corners` in pixels (TL, TR, BR, BL of the upright puzzle),
-        `rotation`, `min_confidence` (of the least sure cell), `seconds`.
+        moved between print and pen), `candidates` (81 strings of the candidates checked, "" where
+        none) and `givens` (the digits read where `kinds` is print), `status`,
+        `corrected_cells` (cell names, "r3c4"), `wrong_entries` and `unsure_entries` (see
+        `CheckedEntry.to_json`), `wrong_candidates` (see `CheckedCandidates.to_json`: without
+        the answer when `check_only`), `corners` in pixels (TL, TR, BR, BL of the upright
+        puzzle), `rotation`, `min_confidence` (of the least sure cell), `seconds`.
         """
         return {
             "grid": grid_json(self.grid),
             "read": grid_json(self.reading.grid),
             "kinds": kinds_text(self.kinds),
+            "candidates": candidates_json(self.candidates),
             "givens": grid_json(self.givens),
             "solution": grid_json(self.solution),
             "status": str(self.status.value),
             "corrected_cells": [cell_name(int(r) * 9 + int(c)) for r, c in self.corrected_cells],
             "wrong_entries": [entry.to_json() for entry in self.wrong_entries],
             "unsure_entries": [entry.to_json() for entry in self.unsure_entries],
+            "wrong_candidates": [
+                cell.to_json(with_answer=not self.check_only) for cell in self.wrong_candidates
+            ],
             "corners": corners_json(self.reading.corners),
             "rotation": int(self.reading.rotation),
             "min_confidence": round(float(self.reading.confidence.min()), 4),
@@ -179,6 +276,11 @@ class Answer:
     """Entries read with confidence that differ from `solution`."""
     unsure_entries: list[CheckedEntry] = field(default_factory=list)
     """Entries read with too little confidence to be checked (`UNSURE_BELOW`)."""
+    candidates: Candidates = NO_CANDIDATES
+    """The person's candidates that were checked: in cells that hold neither a given of `grid`
+    nor an entry."""
+    wrong_candidates: list[CheckedCandidates] = field(default_factory=list)
+    """Cells whose candidates leave out `solution`'s digit (`check_candidates`)."""
 
     @property
     def written(self) -> np.ndarray:
@@ -186,9 +288,11 @@ class Answer:
         return (np.asarray(self.grid) > 0) | (self.entries > 0)
 
 
-def answer_reading(reading: Reading, *, grid: Any = None, entries: Any = None) -> Answer:
-    """Repair and solve the printed givens, check the person's entries, and measure the printed
-    digits for drawing the answer.
+def answer_reading(
+    reading: Reading, *, grid: Any = None, entries: Any = None, candidates: Any = None
+) -> Answer:
+    """Repair and solve the printed givens, check the person's entries and candidates, and
+    measure the printed digits for drawing the answer.
 
     The puzzle is the printed digits (`reading.givens`). When they break the rules or do not
     have exactly one solution, the most probable reading that has one is searched for
@@ -199,11 +303,12 @@ def answer_reading(reading: Reading, *, grid: Any = None, entries: Any = None) -
     solved as given. Each handwritten entry (`person_entries`, or `entries`: 81 digits, 0 where
     none) in a cell that is not a given is checked against the unique solution: one whose cell
     gives the solution's digit a probability of `RIGHT_FROM` or more is right; else one whose
-    digit was read with a probability below `UNSURE_BELOW` is unsure, and one that differs from
-    the solution wrong. An entry of `entries` that is the handwritten digit read in its cell
-    keeps the reading's probabilities (sending the entries back, as the web page and a loop of
-    hints do, leaves an unsure one unsure); any other is taken as certain (typed in or
-    corrected by the person), right exactly when it is the solution's digit.
+    digit was read with a probability below `UNSURE_BELOW`, or less than `WRONG_ODDS` times the
+    solution's digit, is unsure, and one that differs from the solution wrong. An entry of
+    `entries` that is the handwritten digit read in its cell keeps the reading's probabilities
+    (sending the entries back, as the web page and a loop of hints do, leaves an unsure one
+    unsure); any other is taken as certain (typed in or corrected by the person), right exactly
+    when it is the solution's digit.
     Used for photos (`solve_photo`), hints and live frames alike.
     """
     if grid is not None:
@@ -229,6 +334,7 @@ def answer_reading(reading: Reading, *, grid: Any = None, entries: Any = None) -
     if solution is not None:
         chance = np.take_along_axis(reading.probabilities, solution[..., None], axis=2)[..., 0]
         right = np.where(certain, written == solution, chance >= RIGHT_FROM)
+        sure &= certain | (read >= WRONG_ODDS * chance)
     wrong, unsure = [], []
     for r, c in zip(*np.nonzero((written > 0) & ~right), strict=True):
         cell, digit = (int(r), int(c)), int(written[r, c])
@@ -237,10 +343,32 @@ def answer_reading(reading: Reading, *, grid: Any = None, entries: Any = None) -
         elif solution is not None and digit != int(solution[r, c]):
             wrong.append(CheckedEntry(cell, digit, int(solution[r, c])))
     height = printed_digit_height(reading) if solution is not None else DEFAULT_DIGIT_HEIGHT
+    free = (puzzle == 0) & (written == 0)
+    pencilled = as_candidates(reading.candidates if candidates is None else candidates)
+    pencilled = tuple(
+        tuple(cell if free[r, c] else () for c, cell in enumerate(row))
+        for r, row in enumerate(pencilled)
+    )
+    has_candidates = np.array([[bool(cell) for cell in row] for row in pencilled])
     kinds = np.select(
-        [puzzle > 0, written > 0, reading.kinds == NOTES], [PRINTED, HANDWRITTEN, NOTES], EMPTY
+        [puzzle > 0, written > 0, (reading.kinds == NOTES) | has_candidates],
+        [PRINTED, HANDWRITTEN, NOTES],
+        EMPTY,
     ).astype(np.uint8)
-    return Answer(puzzle, status, solution, corrected, height, kinds, written, wrong, unsure)
+    wrong_candidates = [] if solution is None else check_candidates(pencilled, solution)
+    return Answer(
+        puzzle,
+        status,
+        solution,
+        corrected,
+        height,
+        kinds,
+        written,
+        wrong,
+        unsure,
+        pencilled,
+        wrong_candidates,
+    )
 
 
 def printed_probabilities(reading: Reading) -> np.ndarray:
@@ -290,7 +418,7 @@ def repair_givens(reading: Reading) -> RepairResult:
     solutions, both searches only add givens: a given is missing, and changing or taking off a
     digit read as well would claim two mistakes where one explains what was read (on printed
     photos blurred, darkened or seen through moire, digit changes then gave a wrong answer 5
-    times for 1 right one: docs/measurements.md, "Repairs when givens are missing").
+    times for 1 right one: benchmarks/measurements-log.md, "Repairs when givens are missing").
     """
     missing = solve(reading.givens).status is Status.SEVERAL
     given = reading.givens > 0
@@ -374,18 +502,21 @@ def solve_photo(
     *,
     grid: Any = None,
     entries: Any = None,
+    candidates: Any = None,
     check_only: bool = False,
     trace: GridSearch | None = None,
     name: str | None = None,
 ) -> PhotoSolution:
     """Read the Sudoku in `source` (path, encoded bytes or BGR array), solve it, check the
-    person's entries and draw the answer.
+    person's entries and candidates and draw the answer.
 
-    The printed givens are repaired and solved and the handwritten entries checked by
-    `answer_reading` (`grid` replaces the givens read, `entries` the entries read); the cells
-    changed are reported in `corrected_cells`, the wrong and unsure entries in `wrong_entries`
-    and `unsure_entries`. The picture gets the missing digits (in empty cells and cells of
-    pencil notes) and a red mark on each wrong entry, or with `check_only` the marks alone, for
+    The printed givens are repaired and solved and the handwritten entries and pencilled
+    candidates checked by `answer_reading` (`grid` replaces the givens read, `entries` the
+    entries read, `candidates` the candidates read); the cells changed are reported in
+    `corrected_cells`, the wrong and unsure entries in `wrong_entries` and `unsure_entries`, the
+    candidates that leave out the answer in `wrong_candidates`. The picture gets the missing
+    digits (in empty cells and cells of pencil notes), a red mark on each wrong entry and a
+    purple frame around each cell of wrong candidates, or with `check_only` the marks alone, for
     those who want to keep solving; entries of `entries` in cells where the photo shows no digit
     are drawn in, in pen (`draw_answer`). `trace` records what the grid search considered, for
     `sudoku_lens.debug`. Raises ImageError for input that is not a usable image (naming it
@@ -393,13 +524,11 @@ def solve_photo(
     no grid is found.
     """
     start = time.perf_counter()
-    image = load_image(source, name=name)
-    timings = {"decode": time.perf_counter() - start}
-    reading = read_image(image, trace=trace)
-    timings.update((k, v) for k, v in reading.timings.items() if k != "total")
+    reading = read_photo(source, trace=trace, name=name)
+    timings = {k: v for k, v in reading.timings.items() if k != "total"}
 
     stage = time.perf_counter()
-    answer = answer_reading(reading, grid=grid, entries=entries)
+    answer = answer_reading(reading, grid=grid, entries=entries, candidates=candidates)
     timings["repair" if grid is None else "solve"] = time.perf_counter() - stage
 
     stage = time.perf_counter()
@@ -420,6 +549,8 @@ def solve_photo(
         wrong_entries=answer.wrong_entries,
         unsure_entries=answer.unsure_entries,
         check_only=check_only,
+        candidates=answer.candidates,
+        wrong_candidates=answer.wrong_candidates,
     )
 
 
@@ -428,10 +559,12 @@ def draw_answer(reading: Reading, answer: Answer, *, check_only: bool = False) -
     (none with `check_only`), the person's entries in the cells where the photo shows no digit
     (typed in, or placed by earlier hints: drawn in pen, `entry_sprite`, so that a mark on one
     rings a digit), the marks of the wrong entries (a red ring, the right digit small; the ring
-    alone with `check_only`, which must not give answers away) and of the unsure ones (an orange
-    ring and a question mark); the grid outlined when there is no unique solution. Cells holding
-    print or handwriting are left untouched unless marked; pencil notes under a digit drawn are
-    covered by a soft patch of their paper (`cover_cells`)."""
+    alone with `check_only`, which must not give answers away), of the unsure ones (an orange
+    ring and a question mark) and of the candidates that leave out the answer (a purple frame
+    along the cell's lines, which leaves the candidates legible); the grid outlined when there
+    is no unique solution. Cells holding print or handwriting are left untouched unless marked;
+    pencil notes under a digit drawn are covered by a soft patch of their paper (`cover_cells`),
+    and with `check_only` nothing but the frame is drawn over them."""
     if answer.solution is None:
         return draw_outline(reading.image, reading.corners)
     written = answer.written | (reading.kinds == HANDWRITTEN)
@@ -449,6 +582,7 @@ def draw_answer(reading: Reading, answer: Answer, *, check_only: bool = False) -
         unsure=tuple(entry.cell for entry in answer.unsure_entries),
         notes=tuple(zip(*np.nonzero(reading.kinds == NOTES), strict=True)),
         entries=tuple((int(r), int(c), int(typed[r, c])) for r, c in np.argwhere(typed > 0)),
+        wrong_candidates=tuple(cell.cell for cell in answer.wrong_candidates),
     )
 
 
@@ -493,7 +627,18 @@ def draw_outline(
     return out
 
 
-def default_output_path(photo: str | os.PathLike[str], suffix: str = "solved") -> Path:
-    """`<stem>-<suffix>.png` (by default `<stem>-solved.png`) in the current directory for a
-    photo at `photo`."""
-    return Path(f"{Path(photo).stem}-{suffix}.png")
+def picture_ending(kind: str) -> str:
+    """The file name ending of the picture drawn on a photo of format `kind` (`Photo.kind`):
+    .jpg for a JPEG photo, small enough to send (see `image_io.JPEG_QUALITY`: a 12-16
+    megapixel phone photo's solved picture is 1.4 MB, a PNG of it 13 MB); .png for any other,
+    whose pixels a PNG keeps as they are."""
+    return ".jpg" if kind == "JPEG" else ".png"
+
+
+def default_output_path(
+    photo: str | os.PathLike[str], suffix: str = "solved", kind: str = "PNG"
+) -> Path:
+    """`<stem>-<suffix><ending>` (by default `<stem>-solved.png`) in the current directory for a
+    photo at `photo` of format `kind`, ending as `picture_ending` says: `photo-solved.jpg` for
+    the JPEG `photo.jpg`."""
+    return Path(f"{Path(photo).stem}-{suffix}{picture_ending(kind)}")

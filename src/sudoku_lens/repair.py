@@ -118,8 +118,8 @@ def repair(
     value the classifier gave at least `min_probability`, so digits it is sure of (and cells it
     saw no ink in) stay as read: on generated photos (`benchmarks/synthetic.py --seeds 150`) a
     floor of 0.01 let puzzles whose givens were lost to pencil notes be "repaired" into wrong
-    answers, e.g. by reading a digit read at 0.73 as one read at 0.01 (the README gives the
-    figures).
+    answers, e.g. by reading a digit read at 0.73 as one read at 0.01 (the figures are in
+    benchmarks/measurements-log.md).
     Readings more than `max_cost` nats less probable than `givens` (default: 10 000 times less
     probable) are not tried, nor more than `max_nodes` of them; when none qualifies the result
     keeps `givens` and the solver's verdict on it, with `solution` None.

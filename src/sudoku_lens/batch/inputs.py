@@ -257,8 +257,9 @@ def _photo(path: str, draw_dir: Path | None, recorded: Recorded) -> Iterator[Pho
 
 
 def _drawing(draw_dir: Path | None, source: str) -> str | None:
-    """Where the solved picture of `source` goes: its path (below the current folder, or from
-    the root) under `draw_dir`, named `<name>-solved.png`, so that no two photos share one."""
+    """Where the solved picture of `source` goes, without its ending (`work` adds the one
+    `pipeline.picture_ending` gives the photo's format): its path (below the current folder, or
+    from the root) under `draw_dir`, named `<name>-solved`, so that no two photos share one."""
     if draw_dir is None:
         return None
     absolute = Path(os.path.abspath(source))
@@ -266,7 +267,7 @@ def _drawing(draw_dir: Path | None, source: str) -> str | None:
         relative = absolute.relative_to(Path.cwd())
     except ValueError:
         relative = absolute.relative_to(absolute.anchor)
-    return os.path.abspath(draw_dir / relative.parent / f"{relative.name}-solved.png")
+    return os.path.abspath(draw_dir / relative.parent / f"{relative.name}-solved")
 
 
 def _puzzle_units(path: str, recorded: Recorded) -> Iterator[PuzzleUnit]:

@@ -32,7 +32,8 @@ ERROR_SAMPLES = 3
 
 @dataclass(frozen=True)
 class PhotoUnit:
-    """One photo: `source` as recorded, `path` to read (absolute), `drawing` to write or None.
+    """One photo: `source` as recorded, `path` to read (absolute), `drawing` to write (without
+    its ending, which the photo's format decides) or None.
 
     `error` says why the item cannot be a photo at all (a line of a list of paths too long to
     be a path): it is recorded as the item's error and nothing is read."""
@@ -214,7 +215,7 @@ def _opencv_on_one_thread() -> None:
 
 def _photo_record(unit: PhotoUnit, rated: bool) -> Record:
     """Read, solve and (when asked) draw one photo."""
-    from sudoku_lens.pipeline import solve_photo
+    from sudoku_lens.pipeline import picture_ending, solve_photo
     from sudoku_lens.puzzle import format_line
     from sudoku_lens.read.kinds import kinds_text
 
@@ -225,7 +226,8 @@ def _photo_record(unit: PhotoUnit, rated: bool) -> Record:
     try:
         result = solve_photo(unit.path)
         if result.solved and unit.drawing is not None:
-            _write_png(unit.drawing, result.image)
+            ending = picture_ending(result.reading.photo.kind)
+            _write_picture(unit.drawing + ending, result.image)
     except SudokuLensError as exc:
         seconds = round(time.perf_counter() - start, 4)
         message = str(exc).replace(unit.path, unit.source)  # the photo as the record names it
@@ -255,18 +257,15 @@ def _photo_record(unit: PhotoUnit, rated: bool) -> Record:
     )
 
 
-def _write_png(path: str, image: Any) -> None:
-    """Write `image` as a PNG through Python's file I/O (any file name), folders created."""
-    import cv2
+def _write_picture(path: str, image: Any) -> None:
+    """Write `image` encoded by the ending of `path` (`write_image`), folders created."""
+    from sudoku_lens.read.image_io import write_image
 
-    ok, data = cv2.imencode(".png", image)
-    if not ok:
-        raise SudokuLensError(f"cannot encode the solved picture for {path}")
     try:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        Path(path).write_bytes(data.tobytes())
     except OSError as exc:
         raise SudokuLensError(f"cannot write {path}: {exc.strerror}") from None
+    write_image(path, image)
 
 
 def _puzzle_block(unit: PuzzleUnit, rated: bool) -> Block:

@@ -12,6 +12,7 @@ input, else 1 when one is not a success, else 0.
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import json
 import os
@@ -48,12 +49,28 @@ class CommandLine(argparse.ArgumentParser):
     def parse_args(self, args: Any = None, namespace: Any = None) -> argparse.Namespace:
         """argparse's, but an unknown argument points at the subcommand's help, not the
         top-level one (argparse finds it only once the subcommand has parsed its own)."""
+        words = sys.argv[1:] if args is None else list(args)
+        if self.prog == "sudoku-lens":
+            check_command(words)
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:
             command = getattr(parsed, "command", None)
             where = f"{self.prog} {command}" if command else self.prog
             raise UsageError(f"unrecognized arguments: {' '.join(extras)} (see {where} --help)")
         return parsed
+
+
+def check_command(words: list[str]) -> None:
+    """Raise UsageError naming the nearest subcommand when the command word of `words` is none
+    (`slove` -> `did you mean solve?`), rather than argparse's list of every choice. The
+    top-level options (-h, --version) take no value, so the first word without a leading dash
+    is the command."""
+    command = next((word for word in words if not word.startswith("-")), None)
+    if command is None or command in SUBCOMMANDS:
+        return
+    nearest = difflib.get_close_matches(command, SUBCOMMANDS, n=1, cutoff=0.6)
+    hint = f"did you mean {nearest[0]}?" if nearest else f"choose from {', '.join(SUBCOMMANDS)}"
+    raise UsageError(f"unknown command {command!r}: {hint} (see sudoku-lens --help)")
 
 
 def build_parser() -> argparse.ArgumentParser:

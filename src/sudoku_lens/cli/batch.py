@@ -60,7 +60,12 @@ def add_parser(subparsers: Any) -> None:
         help="run on a Dask cluster: a scheduler's address (tcp://HOST:8786), or 'local' "
         "for a LocalCluster on this machine (needs sudoku-lens[batch])",
     )
-    parser.add_argument("--draw", metavar="DIR", help="also write each solved photo into DIR")
+    parser.add_argument(
+        "--draw",
+        metavar="DIR",
+        help="also write each solved photo into DIR, as <photo>-solved.jpg for a JPEG photo, "
+        "else <photo>-solved.png",
+    )
     parser.add_argument(
         "--rate",
         action="store_true",

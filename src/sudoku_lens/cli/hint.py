@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sudoku_lens.cli.jobs import where
-from sudoku_lens.cli.solve import read_stdin, read_text
+from sudoku_lens.cli.solve import read_stdin, read_text, refuse_prose
 from sudoku_lens.cli.solve_photo import DEBUG_POINTER, check_writable, looks_like_image
 from sudoku_lens.errors import PuzzleFormatError
 
@@ -42,7 +42,8 @@ def add_parser(subparsers: Any) -> None:
         "--output",
         metavar="OUT.png",
         help="the picture to write (.png, .jpg, ...): the photo with the step drawn in (default "
-        "<photo>-hint.png; none with --json or a photo on stdin, as for solve), or for puzzle "
+        "<photo>-hint.jpg for a JPEG photo, else <photo>-hint.png; none with --json or a photo "
+        "on stdin, as for solve), or for puzzle "
         "text the grid with the step drawn",
     )
     parser.add_argument("--json", action="store_true", help="print the step as JSON")
@@ -74,6 +75,8 @@ def read_state(source: str, text: str | None = None) -> CandidateGrid:
         return parse_state("\n".join(rows))
     except PuzzleFormatError:
         count = sum(entry.line is not None for entry in read_puzzles(text))
+        if count == 0:
+            refuse_prose(text, source)
         if count > 1:
             raise PuzzleFormatError(
                 f"{where(source)} holds {count} puzzles: give one (rate and solve take a file of "
@@ -91,16 +94,14 @@ def run(args: argparse.Namespace) -> int:
     output = Path(args.output) if args.output else None
     if output is not None:
         check_writable(output)
-    photo: str | np.ndarray | None = None
+    photo: str | bytes | None = None
     found: PhotoHint | None = None
     text = None
     shown = args.puzzle
     if args.puzzle == "-":
         data, text = read_stdin()
         if data is not None:
-            from sudoku_lens.read.image_io import decode_image
-
-            photo = decode_image(data, name="standard input")
+            photo = data
             shown = "standard input"
     elif looks_like_image(args.puzzle):
         photo = args.puzzle
@@ -117,7 +118,9 @@ def run(args: argparse.Namespace) -> int:
             ) from None
         steps, image, state = found.steps, found.image, found.state
         if output is None and isinstance(photo, str) and not args.json:
-            output = Path(f"{Path(photo).stem}-hint.png").resolve()
+            from sudoku_lens.pipeline import default_output_path
+
+            output = default_output_path(photo, "hint", found.reading.photo.kind).resolve()
         if found.corrected_cells:
             cells = ", ".join(f"r{r + 1}c{c + 1}" for r, c in found.corrected_cells)
             print(f"sudoku-lens: corrected misread digits at {cells}", file=sys.stderr)
@@ -138,6 +141,8 @@ def run(args: argparse.Namespace) -> int:
             if entries:
                 cells = ", ".join(cell_name(cell) for cell in entries)
                 print(f"sudoku-lens: {what} at {cells}: {why}", file=sys.stderr)
+        for wrong in found.wrong_candidates:
+            print(f"sudoku-lens: {wrong.message}", file=sys.stderr)
     else:
         from sudoku_lens.hints import find_hints
 
@@ -195,6 +200,9 @@ def _write(
                 for cell in cells
                 if cell in covered
             )
+        framed = [cell.name for cell in found.wrong_candidates]
+        if framed:
+            text += f" Candidates that leave out the answer, framed in purple: {', '.join(framed)}."
     write_image(output, add_caption(image, text))
 
 

@@ -25,7 +25,7 @@ from sudoku_lens.cli.jobs import (
     where,
     write_rows,
 )
-from sudoku_lens.cli.solve import read_text, refuse_pencil_marks
+from sudoku_lens.cli.solve import read_text, refuse_unreadable_text
 from sudoku_lens.errors import PuzzleFormatError, SudokuLensError
 
 _CHUNK = 32
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     entries = read_puzzles(text)
     if not entries:
         raise PuzzleFormatError(f"no puzzle found in {where(args.file)}")
-    refuse_pencil_marks(entries, text, args.file)
+    refuse_unreadable_text(entries, text, args.file)
     lines = [entry.line for entry in entries if entry.line is not None]
     chunks = [lines[i : i + _CHUNK] for i in range(0, len(lines), _CHUNK)]
     with progress_bar(len(lines)) as progress:

@@ -25,7 +25,8 @@ def add_parser(subparsers: Any) -> None:
         "--json",
         action="store_true",
         help="print JSON: grid (81 characters: every digit read, 0 = empty or pencil notes), "
-        "kinds (81 characters: . empty, p printed, h handwritten, n pencil notes), givens (the "
+        "kinds (81 characters: . empty, p printed, h handwritten, n pencil notes), candidates (81 "
+        'strings: the digits pencilled in each cell of notes, "" elsewhere), givens (the '
         "printed digits only), corners (upright TL, TR, BR, BL in image pixels), rotation "
         "(degrees clockwise), confidences (81 values), seconds",
     )
@@ -37,13 +38,12 @@ def run(args: argparse.Namespace) -> int:
     from sudoku_lens.cli.solve_photo import stdin_bytes
     from sudoku_lens.puzzle import format_grid
     from sudoku_lens.read.formats import MAX_BYTES
-    from sudoku_lens.read.image_io import decode_image, quiet_opencv
+    from sudoku_lens.read.image_io import quiet_opencv
     from sudoku_lens.read.reader import read_photo
 
     quiet_opencv()
     if args.photo == "-":
-        source = decode_image(stdin_bytes().read(MAX_BYTES + 1), name="standard input")
-        reading = read_photo(source)
+        reading = read_photo(stdin_bytes().read(MAX_BYTES + 1), name="standard input")
     else:
         reading = read_photo(args.photo)
     if args.json:

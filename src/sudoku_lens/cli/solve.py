@@ -43,6 +43,11 @@ if TYPE_CHECKING:
 
 PICTURE_NOT_TEXT = "holds a picture, not puzzle text (solve and hint read photos)"
 """What `read_text` says of a photo given where puzzle text is needed (explain, rate)."""
+NEITHER = (
+    "is neither a photo nor puzzle text (a puzzle is 81 cells, 1-9 and 0 or . for empty, in one "
+    "line or 9 rows)"
+)
+"""What is said of a file or standard input holding text that is no puzzle (prose, a program)."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -54,15 +59,17 @@ def add_parser(subparsers: Any) -> None:
         "a Sudoku (the answer is drawn into it), an 81-character line (0 or . for empty cells), "
         "a file with one puzzle per line or 9-row grids (blank lines and # comments skipped), or "
         "- to read standard input. Exit code 0 only when every puzzle has exactly one solution "
-        "(and, for a photo, no handwritten entry is wrong).",
+        "(and, for a photo, no handwritten entry is wrong and no cell's pencilled candidates leave "
+        "out its answer).",
     )
     parser.add_argument("puzzle", metavar="PUZZLE", help="photo, puzzle line, puzzle file, or -")
     parser.add_argument(
         "-o",
         "--output",
         metavar="FILE",
-        help="for a photo: the picture to write (.png, .jpg, .bmp, .tif or .webp; default "
-        "<photo>-solved.png, or <photo>-checked.png with --check); "
+        help="for a photo: the picture to write (.png, .jpg, .bmp, .tif or .webp, by its ending; "
+        "default <photo>-solved.jpg for a JPEG photo, else <photo>-solved.png, or "
+        "<photo>-checked.jpg/.png with --check); "
         "for puzzle text: write one line per puzzle to FILE, in input order: the 81-digit "
         "solution, or 'error: ...' for a puzzle with no solution, several, or unreadable text",
     )
@@ -70,8 +77,8 @@ def add_parser(subparsers: Any) -> None:
         "--json",
         action="store_true",
         help="print JSON: one object per puzzle (puzzle, status, solution, guesses, seconds); for "
-        "a photo, the reading (read, kinds, givens), status, solution, wrong_entries and "
-        "unsure_entries",
+        "a photo, the reading (read, kinds, candidates, givens), status, solution, wrong_entries, "
+        "unsure_entries and wrong_candidates",
     )
     parser.add_argument(
         "--jobs",
@@ -120,16 +127,30 @@ def read_text(source: str) -> str:
     raise PuzzleFormatError(f"no such file: {source} (and it is not an 81-character puzzle)")
 
 
-def refuse_pencil_marks(entries: list[PuzzleEntry], text: str, source: str) -> None:
+def refuse_unreadable_text(entries: list[PuzzleEntry], text: str, source: str) -> None:
     """Raise PuzzleFormatError, in one line, when no puzzle of `text` could be read because it
-    is a pencil-mark grid (each of its rows would otherwise be reported as a bad puzzle)."""
+    is a pencil-mark grid, or because the file or standard input `source` holds no puzzle text
+    at all (each of its rows would otherwise be reported as a bad puzzle)."""
     from sudoku_lens.logic.state import is_pencil_mark_grid
 
-    if all(entry.line is None for entry in entries) and is_pencil_mark_grid(text):
+    if any(entry.line is not None for entry in entries):
+        return
+    if is_pencil_mark_grid(text):
         raise PuzzleFormatError(
             f"{where(source)} is a pencil-mark grid: explain (which rates it too) and hint take "
             "one; solve and rate take puzzles of 81 cells"
         )
+    refuse_prose(text, source)
+
+
+def refuse_prose(text: str, source: str) -> None:
+    """Raise PuzzleFormatError naming the file (or standard input) `source` when its `text` is
+    not puzzle text at all; a puzzle given on the command line itself is left to the parser,
+    whose message points at the bad character."""
+    from sudoku_lens.puzzle.text import looks_like_puzzle_text
+
+    if (source == "-" or Path(source).is_file()) and not looks_like_puzzle_text(text):
+        raise PuzzleFormatError(f"{where(source)} {NEITHER}")
 
 
 def read_stdin() -> tuple[bytes | None, str | None]:
@@ -166,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
     entries = read_puzzles(text)
     if not entries:
         raise PuzzleFormatError(f"no puzzle found in {where(args.puzzle)}")
-    refuse_pencil_marks(entries, text, args.puzzle)
+    refuse_unreadable_text(entries, text, args.puzzle)
     if len(entries) == 1 and args.output is None:
         return _solve_one(entries[0], as_json=args.json)
     return _solve_batch(entries, args, start)

@@ -18,8 +18,6 @@ from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.read.formats import HEAD_BYTES, IMAGE_SUFFIXES, image_format, unsupported_format
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from sudoku_lens.pipeline import PhotoSolution
 
 
@@ -57,8 +55,9 @@ def add_photo_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--check",
         action="store_true",
-        help="for a photo: check the handwritten entries against the solution and mark the wrong "
-        "ones in the picture, drawing no answers (to keep solving by yourself)",
+        help="for a photo: check the handwritten entries and pencilled candidates against the "
+        "solution and mark the wrong ones in the picture, drawing no answers (to keep solving by "
+        "yourself)",
     )
     parser.add_argument(
         "--debug",
@@ -76,39 +75,36 @@ def stdin_bytes() -> IO[bytes]:
 
 def run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
     """Solve the photo `args.puzzle` (or the encoded image `data` read from standard input);
-    print the grids and the wrong and unsure entries; write the result. Exit 0 only when solved
-    and no handwritten entry is wrong.
+    print the grids, the wrong and unsure entries and the candidates that leave out the answer;
+    write the result. Exit 0 only when solved, no handwritten entry is wrong and no cell's
+    candidates leave out its answer.
 
     Uses `args.output`, `args.debug`, `args.json` and `args.check`. The picture is written to
     `args.output` when given; without it, to `<photo>-solved.png` (`<photo>-checked.png` with
     --check) only for a plain run on a photo file (not with --json or --debug, and not for
     standard input), so a script asking for JSON never overwrites a file it did not name. A
     puzzle read that has no solution or several is reported on stderr with the grid still
-    printed, exit code 1; so is a wrong entry.
+    printed, exit code 1; so is a wrong entry or a cell of wrong candidates.
     """
     from sudoku_lens.pipeline import default_output_path, solve_photo
-    from sudoku_lens.read.image_io import decode_image, quiet_opencv, write_image
+    from sudoku_lens.read.image_io import quiet_opencv, write_image
 
     quiet_opencv()
     output = Path(args.output) if args.output else None
     if output is not None:
         check_writable(output)
-    if data is None:
-        source: Path | np.ndarray = Path(args.puzzle)
-        shown = args.puzzle
-    else:
-        source = decode_image(data, name="standard input")
-        shown = "standard input"
+    source: Path | bytes = Path(args.puzzle) if data is None else data
+    shown = args.puzzle if data is None else "standard input"
     if args.debug is None:
-        result = solve_photo(source, check_only=args.check)
+        result = solve_photo(source, check_only=args.check, name=shown)
     else:
         from sudoku_lens.debug import solve_photo_with_pictures
 
-        result = solve_photo_with_pictures(source, args.debug, check_only=args.check)
+        result = solve_photo_with_pictures(source, args.debug, check_only=args.check, name=shown)
     plain = not args.json and args.debug is None
     if output is None and plain and data is None and result.solved:
         suffix = "checked" if args.check else "solved"
-        output = default_output_path(args.puzzle, suffix).resolve()
+        output = default_output_path(args.puzzle, suffix, result.reading.photo.kind).resolve()
     if output is not None:
         write_image(output, result.image)
 
@@ -121,13 +117,17 @@ def run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
     if not result.solved:
         print(f"sudoku-lens: {_failure(result, shown, args.debug)}", file=sys.stderr)
         return 1
+    mistakes = []
     if result.wrong_entries:
         count = len(result.wrong_entries)
-        print(
-            f"sudoku-lens: {count} handwritten entr{'y is' if count == 1 else 'ies are'} wrong "
-            f"in {shown}",
-            file=sys.stderr,
+        mistakes.append(f"{count} handwritten entr{'y is' if count == 1 else 'ies are'} wrong")
+    if result.wrong_candidates:
+        count = len(result.wrong_candidates)
+        mistakes.append(
+            f"{count} cell{' has' if count == 1 else 's have'} candidates that leave out the answer"
         )
+    if mistakes:
+        print(f"sudoku-lens: {' and '.join(mistakes)} in {shown}", file=sys.stderr)
         return 1
     return 0
 
@@ -189,6 +189,22 @@ def _entry_lines(result: PhotoSolution) -> list[str]:
     return lines
 
 
+def _candidate_lines(result: PhotoSolution) -> list[str]:
+    """What the check of the pencilled candidates found: one line per cell whose candidates
+    leave out the answer (`CheckedCandidates.message`), under a count of the cells checked (those
+    of two candidates or more)."""
+    from sudoku_lens.pipeline import CHECKED_CANDIDATES
+
+    checked = sum(len(cell) >= CHECKED_CANDIDATES for row in result.candidates for cell in row)
+    if not checked or not result.solved:
+        return []
+    if not result.wrong_candidates:
+        return [f"all {checked} cells of candidates checked hold the answer"]
+    count = len(result.wrong_candidates)
+    lines = [f"{count} of {checked} cells of candidates leave out the answer:"]
+    return lines + [f"  {cell.message}" for cell in result.wrong_candidates]
+
+
 def correction_text(read: int, given: int, kind_read: int, kind_now: int) -> str:
     """What the repair changed in a cell: the digit `read` there (0 for none) of kind
     `kind_read`, the `given` digit it now holds (0 for none) of kind `kind_now` (kind indices
@@ -230,6 +246,7 @@ def _report(result: PhotoSolution, output: Path | None, debug: str | None) -> st
             )
             lines.append(f"  r{r + 1}c{c + 1}: {change}")
     lines.extend(_entry_lines(result))
+    lines.extend(_candidate_lines(result))
     lines.append(f"status: {result.status.value} ({result.seconds:.2f} s)")
     if output is not None:
         if not result.solved:

@@ -26,7 +26,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--data",
         required=True,
         type=Path,
-        help="wicht-v2-train folder (printed/, mixed/, outlines.csv)",
+        help="the folder of labelled photos: printed/ and mixed/ (imageN.jpg beside imageN.dat) "
+        "and outlines.csv",
     )
     parser.add_argument(
         "--out", required=True, type=Path, help="where to write the digit model (.onnx)"

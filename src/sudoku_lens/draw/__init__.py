@@ -1,13 +1,15 @@
 """Draw a solved Sudoku's missing digits, the person's entries the photo does not show, and marks
-on wrong and unsure entries, into the photo (over a patch of paper where the cell holds pencil
-notes)."""
+on wrong and unsure entries and on candidates that leave out the answer, into the photo (over a
+patch of paper where the cell holds pencil notes)."""
 
 from sudoku_lens.draw.overlay import (
+    CANDIDATES_COLOR,
     DEFAULT_COLOR,
     DEFAULT_DIGIT_HEIGHT,
     ENTRY_COLOR,
     UNSURE_COLOR,
     WRONG_COLOR,
+    candidates_sprite,
     composite,
     digit_sprite,
     draw_solution,
@@ -20,6 +22,8 @@ from sudoku_lens.draw.overlay import (
 from sudoku_lens.draw.paper import cover_cells
 
 __all__ = [
+    "CANDIDATES_COLOR",
+    "candidates_sprite",
     "DEFAULT_COLOR",
     "DEFAULT_DIGIT_HEIGHT",
     "composite",

@@ -1,7 +1,9 @@
 """Draw the answer into the photo: digits rendered upright, then warped onto the page.
 
 Wrong entries of the person's own get a red ring around their digit, with the right digit small
-in the cell's top-right corner; every other cell the person wrote in is left untouched. Entries
+in the cell's top-right corner; a cell whose pencilled candidates leave out the answer gets a
+purple frame along its lines, which leaves the candidates legible; every other cell the person
+wrote in is left untouched. Entries
 the photo does not show (typed in, or placed by earlier hints) are drawn in the pen style of the
 web page's entries, a light italic in its pen blue, apart from the answer's bold upright digits.
 A cell of pencil notes that gets a digit is first covered by a patch of its paper (`draw.paper`).
@@ -33,12 +35,19 @@ WRONG_COLOR: tuple[int, int, int] = (30, 30, 215)
 UNSURE_COLOR: tuple[int, int, int] = (0, 130, 240)
 """Orange (BGR) of the marks on entries read too unclearly to check."""
 
+CANDIDATES_COLOR: tuple[int, int, int] = (170, 30, 160)
+"""Purple (BGR) of the frame around candidates that leave out the answer: apart from the red
+of wrong entries, the orange of unsure ones and the blue of the answer."""
+
 ENTRY_COLOR: tuple[int, int, int] = (216, 78, 29)
 """The pen blue (BGR) of the web page's entries (#1d4ed8), for the person's own digits."""
 
 _SUPERSAMPLE = 4
 _RING_RADIUS, _RING_WIDTH = 0.37, 0.055
 """The ring around a marked entry: radius and stroke width, as fractions of the cell."""
+_FRAME_INSET, _FRAME_WIDTH = 0.06, 0.045
+"""The frame around wrong candidates: how far inside the cell's lines it stands and its stroke
+width, as fractions of the cell (the candidates stand further in)."""
 _SMALL_HEIGHT = 0.4
 """Height of the sign beside a marked entry (the right digit, or ?), as a fraction of the cell."""
 _FACE = cv2.FONT_HERSHEY_SIMPLEX
@@ -125,6 +134,36 @@ def unsure_sprite(
 
 
 @functools.lru_cache(maxsize=64)
+def candidates_sprite(
+    cell: int, color: tuple[int, int, int] = CANDIDATES_COLOR
+) -> tuple[np.ndarray, np.ndarray]:
+    """One cell (cell x cell) marking pencilled candidates that leave out the answer: a frame
+    with rounded corners just inside the cell's lines, clear of the candidates and of a digit
+    drawn in the middle. BGR uint8 and alpha uint8, cached (see `digit_sprite`)."""
+    big = cell * _SUPERSAMPLE
+    frame = np.zeros((big, big), np.uint8)
+    width = max(1, round(_FRAME_WIDTH * big))
+    inset = round(_FRAME_INSET * big) + width // 2
+    corner = round(0.12 * big)
+    far = big - 1 - inset
+    for (x0, y0), (x1, y1) in (
+        ((inset + corner, inset), (far - corner, inset)),
+        ((inset + corner, far), (far - corner, far)),
+        ((inset, inset + corner), (inset, far - corner)),
+        ((far, inset + corner), (far, far - corner)),
+    ):
+        cv2.line(frame, (x0, y0), (x1, y1), 255, width, cv2.LINE_AA)
+    for centre, angle in (
+        ((inset + corner, inset + corner), 180),
+        ((far - corner, inset + corner), 270),
+        ((far - corner, far - corner), 0),
+        ((inset + corner, far - corner), 90),
+    ):
+        cv2.ellipse(frame, centre, (corner, corner), angle, 0, 90, 255, width, cv2.LINE_AA)
+    return _sprite(frame, cell, max(1, width // 3), color)
+
+
+@functools.lru_cache(maxsize=64)
 def _ring_sprite(
     sign: str, cell: int, color: tuple[int, int, int]
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -175,6 +214,7 @@ def render_overlay(
     wrong: tuple[tuple[int, int, int], ...] = (),
     unsure: tuple[tuple[int, int], ...] = (),
     entries: tuple[tuple[int, int, int], ...] = (),
+    wrong_candidates: tuple[tuple[int, int], ...] = (),
 ) -> tuple[np.ndarray, np.ndarray]:
     """The upright rectified grid's overlay: (bgr (S,S,3) uint8, alpha (S,S) uint8), S = 9 cells.
 
@@ -185,7 +225,8 @@ def render_overlay(
     `wrong_sprite`'s marks (over the entry's digit where `entries` draws one), the right digit
     left out where `expected` is 0 (give it a nonzero `givens` cell, as the person's digit is
     there); each (row, col) of `unsure` an entry read too unclearly to check, marked by
-    `unsure_sprite`.
+    `unsure_sprite`; each (row, col) of `wrong_candidates` a cell whose candidates leave out the
+    answer, framed by `candidates_sprite` (over the answer drawn there, if any).
     """
     g, s = _check(givens, solution)
     cell = max(1, int(size) // 9)
@@ -206,12 +247,12 @@ def render_overlay(
     for (r, c), (sprite, sprite_alpha) in sprites.items():
         bgr[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = sprite
         alpha[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell] = sprite_alpha
-    written = {(int(r), int(c)) for r, c, _ in entries}
     marks = [(r, c, wrong_sprite(int(expected), cell)) for r, c, expected in wrong]
     marks += [(r, c, unsure_sprite(cell)) for r, c in unsure]
+    marks += [(int(r), int(c), candidates_sprite(cell)) for r, c in wrong_candidates]
     for r, c, (sprite, sprite_alpha) in marks:
         rows, cols = slice(r * cell, (r + 1) * cell), slice(c * cell, (c + 1) * cell)
-        if (r, c) in written:
+        if (r, c) in sprites:
             _lay_over(bgr[rows, cols], alpha[rows, cols], sprite, sprite_alpha)
         else:
             bgr[rows, cols] = sprite
@@ -290,11 +331,13 @@ def draw_solution(
     unsure: tuple[tuple[int, int], ...] = (),
     notes: tuple[tuple[int, int], ...] = (),
     entries: tuple[tuple[int, int, int], ...] = (),
+    wrong_candidates: tuple[tuple[int, int], ...] = (),
 ) -> np.ndarray:
     """A copy of the photo with `solution`'s digits drawn, in perspective, into the cells where
     `givens` is 0, the person's `entries` ((row, col, digit) each) that the photo does not show
     (typed in) drawn in pen (`entry_sprite`), and the marks of the wrong entries `wrong` ((row,
-    col, expected) each) and of the entries too unclear to check `unsure` ((row, col) each).
+    col, expected) each), of the entries too unclear to check `unsure` ((row, col) each) and of
+    the cells whose candidates leave out the answer `wrong_candidates` ((row, col) each).
 
     The cells of `notes` ((row, col) each: pencil notes) that get a digit, an answer's or an
     entry's, are first covered by a soft patch of their own paper (`cover_cells`), so the digit
@@ -316,14 +359,15 @@ def draw_solution(
     marks = tuple((int(r), int(c), int(e)) for r, c, e in wrong)
     unclear = tuple((int(r), int(c)) for r, c in unsure)
     own = tuple((int(r), int(c), int(d)) for r, c, d in entries)
+    framed = tuple((int(r), int(c)) for r, c in wrong_candidates)
     drawn = (g == 0) & (s >= 1) & (s <= 9)
     for r, c, _ in own:
         drawn[r, c] = True
-    if not drawn.any() and not marks and not unclear:
+    if not drawn.any() and not marks and not unclear and not framed:
         return image_bgr.copy()
     size = overlay_size(quad)
     color = (blue, green, red)
-    bgra = _cached_overlay(*key, size, color, float(digit_height), marks, unclear, own)
+    bgra = _cached_overlay(*key, size, color, float(digit_height), marks, unclear, own, framed)
     covered = [(int(r), int(c)) for r, c in notes if drawn[int(r), int(c)]]
     base = cover_cells(image_bgr, quad, covered) if covered else image_bgr
     return composite_bgra(base, bgra, quad)
@@ -339,6 +383,7 @@ def _cached_overlay(
     wrong: tuple[tuple[int, int, int], ...],
     unsure: tuple[tuple[int, int], ...],
     entries: tuple[tuple[int, int, int], ...],
+    wrong_candidates: tuple[tuple[int, int], ...],
 ) -> np.ndarray:
     """The last few overlays as BGRA, so drawing the same answer on every video frame renders
     it once."""
@@ -353,6 +398,7 @@ def _cached_overlay(
         wrong=wrong,
         unsure=unsure,
         entries=entries,
+        wrong_candidates=wrong_candidates,
     )
     bgra = cv2.merge([*cv2.split(bgr), alpha])
     bgra.setflags(write=False)

@@ -1,5 +1,5 @@
-"""What live mode draws on a frame: the cached answer (and the marks on wrong and unsure entries)
-warped onto the grid, and a state banner."""
+"""What live mode draws on a frame: the cached answer (and the marks on wrong and unsure entries
+and on candidates that leave out the answer) warped onto the grid, and a state banner."""
 
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ class SolutionOverlay:
         digit_height: float = DEFAULT_DIGIT_HEIGHT,
         wrong: tuple[tuple[int, int, int], ...] = (),
         unsure: tuple[tuple[int, int], ...] = (),
+        wrong_candidates: tuple[tuple[int, int], ...] = (),
     ) -> None:
         self.givens = np.asarray(givens, np.uint8).reshape(9, 9).copy()
         """Nonzero where the cell is written in (print or handwriting): no answer drawn there."""
@@ -44,6 +45,8 @@ class SolutionOverlay:
         """(row, col, expected) of the wrong entries, marked as `render_overlay` does."""
         self.unsure = unsure
         """(row, col) of the entries read too unclearly to check, marked likewise."""
+        self.wrong_candidates = wrong_candidates
+        """(row, col) of the cells whose candidates leave out the answer, framed likewise."""
         self.solution = np.asarray(solution, np.uint8).reshape(9, 9).copy()
         self.digit_height = float(digit_height)
         """Height of the drawn digits as a fraction of a cell (that of the printed ones)."""
@@ -58,6 +61,7 @@ class SolutionOverlay:
             digit_height=self.digit_height,
             wrong=self.wrong,
             unsure=self.unsure,
+            wrong_candidates=self.wrong_candidates,
         )
 
     def apply(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:

@@ -15,7 +15,8 @@ puzzle has been read on `confirm_reads` frames in a row; from then on it is foll
 The puzzle is the printed givens; the person's handwritten entries are checked as
 `answer_reading` does: no answer is drawn over them, the wrong ones get a red ring with the
 right digit beside it and those read too unclearly to check an orange ring with a question mark
-(with `LiveSettings.check_only`, the rings alone). The ink check counts
+(with `LiveSettings.check_only`, the rings alone); a cell whose pencilled candidates leave out
+the answer gets a purple frame. The ink check counts
 the entries as filled cells, so writing one more digit does not look like another page; it is
 checked once the page is read again.
 
@@ -46,8 +47,9 @@ from sudoku_lens.live.check import GivensCheck, cell_ink, missed_digits, visible
 from sudoku_lens.live.overlay import SolutionOverlay, draw_banner
 from sudoku_lens.live.smoothing import CornerFilter
 from sudoku_lens.live.tracking import CornerTracker, quad_area
-from sudoku_lens.pipeline import CheckedEntry, answer_reading
+from sudoku_lens.pipeline import CheckedCandidates, CheckedEntry, answer_reading
 from sudoku_lens.puzzle import grid_json
+from sudoku_lens.read.grid.search import check_searchable
 from sudoku_lens.read.reader import corners_json, read_image
 from sudoku_lens.solve import Status
 
@@ -87,7 +89,8 @@ class LiveResult:
     upright puzzle (None when no grid is followed); `puzzle` the (9, 9) grid solved (after repair)
     and `solution` its solution, once confirmed; `entries` the person's handwritten entries
     checked, `wrong_entries` the wrong ones and `unsure_entries` those read too unclearly to
-    check; `drawn` whether the answer is on `frame`.
+    check, `wrong_candidates` the cells whose candidates leave out the answer; `drawn` whether
+    the answer is on `frame`.
     """
 
     frame: np.ndarray
@@ -100,10 +103,12 @@ class LiveResult:
     entries: np.ndarray | None = None
     wrong_entries: list[CheckedEntry] = field(default_factory=list)
     unsure_entries: list[CheckedEntry] = field(default_factory=list)
+    wrong_candidates: list[CheckedCandidates] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The result without the image, as JSON-ready values (grids as 81-character strings,
-        wrong and unsure entries as `CheckedEntry.to_json`)."""
+        wrong and unsure entries as `CheckedEntry.to_json`, wrong candidates as
+        `CheckedCandidates.to_json`)."""
         return {
             "state": self.state.value,
             "corners": corners_json(self.corners),
@@ -112,6 +117,7 @@ class LiveResult:
             "entries": grid_json(self.entries),
             "wrong_entries": [entry.to_json() for entry in self.wrong_entries],
             "unsure_entries": [entry.to_json() for entry in self.unsure_entries],
+            "wrong_candidates": [cell.to_json() for cell in self.wrong_candidates],
             "drawn": self.drawn,
             "seconds": round(self.seconds, 4),
         }
@@ -165,6 +171,7 @@ class _Read:
     entries: np.ndarray
     wrong_entries: list[CheckedEntry]
     unsure_entries: list[CheckedEntry]
+    wrong_candidates: list[CheckedCandidates]
 
     @property
     def key(self) -> bytes:
@@ -221,12 +228,15 @@ class LiveSolver:
         """Process the next frame (BGR uint8) taken at `timestamp` seconds; returns its result.
 
         The input is not modified. Without timestamps frames are taken `1 / settings.fps` apart.
+        Raises ImageError for a frame that is not a BGR image, and GridNotFoundError, as a photo
+        gets it, for one too small or too narrow to hold a grid (`check_searchable`).
         """
         start = time.perf_counter()
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ImageError("a live frame must be a BGR image (height x width x 3, uint8)")
         if min(frame.shape[:2]) < 1:
             raise ImageError(f"a live frame of {frame.shape[1]}x{frame.shape[0]} pixels is empty")
+        check_searchable(frame)
         stamp = self._index / self.settings.fps if timestamp is None else float(timestamp)
         self._index += 1
         if frame.shape[:2] != self._shape:
@@ -272,6 +282,7 @@ class LiveSolver:
             entries=None if shown is None else shown.read.entries.copy(),
             wrong_entries=[] if shown is None else list(shown.read.wrong_entries),
             unsure_entries=[] if shown is None else list(shown.read.unsure_entries),
+            wrong_candidates=[] if shown is None else list(shown.read.wrong_candidates),
         )
 
     def _locate(
@@ -359,6 +370,7 @@ class LiveSolver:
             answer.entries,
             answer.wrong_entries,
             answer.unsure_entries,
+            answer.wrong_candidates,
         )
 
     def _take(self, read: _Read, frame: np.ndarray, gray: np.ndarray, scale: float) -> None:
@@ -395,6 +407,7 @@ class LiveSolver:
                     for entry in read.wrong_entries
                 ),
                 unsure=tuple(entry.cell for entry in read.unsure_entries),
+                wrong_candidates=tuple(cell.cell for cell in read.wrong_candidates),
             )
         check = GivensCheck(read.written, ink)
         self._answer = self._known[read.key] = _Answer(read, overlay, check)

@@ -27,8 +27,8 @@ SE_EASY50: tuple[float, ...] = (
 )  # fmt: skip
 """Sudoku Explainer 1.2.1's own ratings of the 49 puzzles of the puzzle sets' `easy50.txt`, line
 by line: its rating loop (`Solver.getDifficulty`), built from SE's public source for the
-measurement (docs/measurements.md, "Direct patterns by SE's own rule"). SE rates 43 of them easy
-and 6 medium: lines 6 (a pointing), 7 and 49 (x-wings), 41 (a naked pair), 47 and 48
+measurement (benchmarks/measurements-log.md, "Direct patterns by SE's own rule"). SE rates 43 of
+them easy and 6 medium: lines 6 (a pointing), 7 and 49 (x-wings), 41 (a naked pair), 47 and 48
 (claimings) need a pattern that leaves no hidden single at once."""
 
 Profile = list[tuple[str, float]]

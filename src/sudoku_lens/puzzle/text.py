@@ -173,6 +173,15 @@ def grid_row_cells(row: str) -> int | None:
     return cells if cells <= _GRID_ROW_MAX_CELLS else None
 
 
+def looks_like_puzzle_text(text: str) -> bool:
+    """Whether at least half the characters of `text` (blank lines, `#` comments and white space
+    left out) are those puzzle text is made of: a file of mistyped puzzles is, prose is not."""
+    rows = (row for row in text.splitlines() if not row.lstrip().startswith("#"))
+    characters = "".join("".join(row.split()) for row in rows)
+    inside = sum(char in PUZZLE_CHARACTERS for char in characters)
+    return 2 * inside >= len(characters)
+
+
 class PuzzleEntry(NamedTuple):
     """One puzzle of a puzzle file: its text, and its line or why it could not be read."""
 

@@ -13,6 +13,8 @@ _EXPORTS = {
     "GridLocation": "sudoku_lens.read.grid",
     "locate_grid": "sudoku_lens.read.grid",
     "load_image": "sudoku_lens.read.image_io",
+    "load_photo": "sudoku_lens.read.image_io",
+    "Photo": "sudoku_lens.read.image_io",
     "Reading": "sudoku_lens.read.reader",
     "read_image": "sudoku_lens.read.reader",
     "read_photo": "sudoku_lens.read.reader",

@@ -6,7 +6,10 @@ decompression bomb) is refused without allocating its pixels. The header readers
 decoders: where a size is given twice the larger counts, PNM comments end only at a line break.
 One pixel limit holds for every entry point (Python API, command line, web): at most MAX_PIXELS
 are decoded, which keeps a whole read under about 1 GB; a JPEG up to four times larger is decoded
-at half size by the JPEG library itself. Decoding applies the EXIF orientation as `cv2.imread`
+at half size by the JPEG library itself. A JPEG can also be decoded reduced by 2, 4 or 8 (the
+JPEG library's DCT scaling, a fraction of the time of a whole decode): `load_photo` keeps the
+checked bytes of a photo and decodes them at the sizes asked for, which is how the reader reads a
+phone photo without decoding every pixel. Decoding applies the EXIF orientation as `cv2.imread`
 does. Only regular files are opened, and without blocking: a named pipe is refused, not waited on.
 """
 
@@ -29,10 +32,23 @@ large takes about 300 MB on top of the decoded image."""
 MAX_JPEG_PIXELS = 4 * MAX_PIXELS
 """A JPEG of up to this many pixels is decoded at half size (to at most MAX_PIXELS) by the JPEG
 library, which needs the full size only for a progressive file's coefficients (about 600 MB)."""
+JPEG_QUALITY = 90
+"""JPEG quality `write_image` encodes at: a drawn digit stays crisp, and the solved picture of a
+12-16 megapixel phone photo is 1.4 MB (at most 2.3 MB) instead of a 13 MB PNG (at most 18.6 MB;
+the 79 solved photos of the puzzle-book set, benchmarks/phone_photos.py)."""
 WRITE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
 """File name endings `write_image` can encode."""
 WRITE_ENDINGS = "name it .png, .jpg, .bmp, .tif or .webp"
 """What to do about a picture's name that `write_image` cannot encode."""
+
+REDUCTIONS = (1, 2, 4, 8)
+"""The factors by which the JPEG library can shrink a JPEG as it decodes it."""
+_REDUCED_FLAGS = {
+    1: cv2.IMREAD_COLOR,
+    2: cv2.IMREAD_REDUCED_COLOR_2,
+    4: cv2.IMREAD_REDUCED_COLOR_4,
+    8: cv2.IMREAD_REDUCED_COLOR_8,
+}
 
 _JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 _AV_LOG_QUIET = -8
@@ -71,38 +87,21 @@ def load_image(
     it `name` when given (an uploaded file's name, say), else by its path, or "image data" for
     bytes.
     """
-    if isinstance(source, np.ndarray):
-        return _from_array(source)
-    if isinstance(source, bytes | bytearray | memoryview):
-        return decode_image(bytes(source), name=name or "image data")
-    if isinstance(source, str | os.PathLike):
-        path = Path(source)
-        return decode_image(read_image_file(path), name=name or _shown(path))
-    raise ImageError(
-        f"cannot load an image from {type(source).__name__}: give a path, encoded bytes or an array"
-    )
+    return load_photo(source, name=name).image
 
 
-def decode_image(data: bytes, *, name: str = "image data") -> np.ndarray:
-    """Decode encoded image bytes after checking their size and header; see `load_image`."""
-    if not data:
-        raise ImageError(f"{name} is empty")
-    if len(data) > MAX_BYTES:
-        raise ImageError(
-            f"{name} is {len(data) / 2**20:.0f} MB; files over {_mb(MAX_BYTES)} are refused"
-        )
-    kind, width, height = probe_image(data, name=name)
-    flags = cv2.IMREAD_COLOR
-    if width * height > MAX_PIXELS:
-        if kind != "JPEG" or width * height > MAX_JPEG_PIXELS:
-            limit = MAX_JPEG_PIXELS if kind == "JPEG" else MAX_PIXELS
-            raise ImageError(
-                f"{name} is {width}x{height} pixels ({width * height / 1e6:.0f} megapixels); "
-                f"{kind} images over {limit / 1e6:.0f} megapixels are refused: send a smaller photo"
-            )
-        flags = cv2.IMREAD_REDUCED_COLOR_2
+def decode_image(data: bytes, *, name: str = "image data", reduction: int = 1) -> np.ndarray:
+    """Decode encoded image bytes after checking their size and header; see `load_image`.
+
+    `reduction` (one of REDUCTIONS) shrinks a JPEG by that factor as it is decoded, each side
+    rounded up (a JPEG over MAX_PIXELS by at least 2); other formats are decoded whole whatever
+    it says."""
+    kind, width, height = check_image(data, name=name)
+    reduction = _least_reduction(kind, width, height) * reduction if kind == "JPEG" else 1
+    if reduction not in _REDUCED_FLAGS:
+        raise ValueError(f"a JPEG can be reduced by {REDUCTIONS} as it is decoded, not {reduction}")
     try:
-        image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flags)
+        image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), _REDUCED_FLAGS[reduction])
     except cv2.error:
         image = None
     if image is None or image.size == 0:
@@ -110,6 +109,104 @@ def decode_image(data: bytes, *, name: str = "image data") -> np.ndarray:
     if image.shape[0] * image.shape[1] > MAX_PIXELS:
         raise ImageError(f"{name} is a corrupt {kind} file (it decodes larger than its header)")
     return image
+
+
+def check_image(data: bytes, *, name: str = "image data") -> tuple[str, int, int]:
+    """(format, width, height) of encoded image `data` once its byte size, header and pixel
+    count are checked (MAX_BYTES, `probe_image`, MAX_PIXELS and MAX_JPEG_PIXELS): ImageError
+    with a one-line message otherwise."""
+    if not data:
+        raise ImageError(f"{name} is empty")
+    if len(data) > MAX_BYTES:
+        raise ImageError(
+            f"{name} is {len(data) / 2**20:.0f} MB; files over {_mb(MAX_BYTES)} are refused"
+        )
+    kind, width, height = probe_image(data, name=name)
+    if width * height > MAX_PIXELS and (kind != "JPEG" or width * height > MAX_JPEG_PIXELS):
+        limit = MAX_JPEG_PIXELS if kind == "JPEG" else MAX_PIXELS
+        raise ImageError(
+            f"{name} is {width}x{height} pixels ({width * height / 1e6:.0f} megapixels); "
+            f"{kind} images over {limit / 1e6:.0f} megapixels are refused: send a smaller photo"
+        )
+    return kind, width, height
+
+
+def _least_reduction(kind: str, width: int, height: int) -> int:
+    """The factor a checked image is at least reduced by as it is decoded: 2 for a JPEG over
+    MAX_PIXELS (it decodes to at most MAX_PIXELS at half size), else 1."""
+    return 2 if kind == "JPEG" and width * height > MAX_PIXELS else 1
+
+
+class Photo:
+    """A checked photo, decoded when asked: whole, or (a JPEG) reduced as it is decoded.
+
+    Made by `load_photo`. The whole image is what `load_image` gives (for a JPEG over
+    MAX_PIXELS, the half-size decode); `decoded(reduction)` shrinks it further by 2, 4 or 8 in the
+    JPEG library, and keeps each size it decoded, so that nothing is decoded twice.
+    """
+
+    def __init__(
+        self, image: np.ndarray | None = None, *, data: bytes = b"", name: str = "image data"
+    ) -> None:
+        """A photo of a decoded `image` (kept, not copied), or of checked encoded `data`."""
+        self.name = name
+        self._data = data
+        self._decoded: dict[int, np.ndarray] = {}
+        if image is not None:
+            self._decoded[1] = image
+            self.kind, self._size = "array", (image.shape[1], image.shape[0])
+            self.most_reduction = 1
+            return
+        self.kind, width, height = check_image(data, name=name)
+        least = _least_reduction(self.kind, width, height)
+        self._size = (-(-width // least), -(-height // least))
+        self.most_reduction = REDUCTIONS[-1] // least if self.kind == "JPEG" else 1
+
+    @property
+    def image(self) -> np.ndarray:
+        """The whole image, BGR uint8 (decoded on first use)."""
+        return self.decoded(1)
+
+    @property
+    def longest_side(self) -> int:
+        """The whole image's longer side, in pixels, known before decoding."""
+        return max(self._size)
+
+    def decoded(self, reduction: int = 1) -> np.ndarray:
+        """The image reduced by `reduction` (a power of two up to `most_reduction`) as it is
+        decoded, each side rounded up, oriented as the whole image. Raises ImageError for a
+        corrupt file."""
+        if reduction not in self._decoded:
+            if reduction > self.most_reduction:
+                raise ValueError(f"{self.name} cannot be decoded reduced by {reduction}")
+            self._decoded[reduction] = decode_image(self._data, name=self.name, reduction=reduction)
+        return self._decoded[reduction]
+
+    def shape(self) -> tuple[int, int]:
+        """(height, width) of the whole image as oriented, from a size it was decoded at."""
+        reduction, image = next(iter(self._decoded.items()))
+        width, height = self._size
+        reduced = (-(-height // reduction), -(-width // reduction))
+        return (height, width) if image.shape[:2] == reduced else (width, height)
+
+
+def load_photo(
+    source: str | os.PathLike[str] | bytes | bytearray | memoryview | np.ndarray,
+    *,
+    name: str | None = None,
+) -> Photo:
+    """`source` (as `load_image` takes it) checked as `load_image` checks it, as a `Photo` to
+    decode at the sizes needed; an array is converted (`load_image`) and kept decoded."""
+    if isinstance(source, np.ndarray):
+        return Photo(_from_array(source))
+    if isinstance(source, bytes | bytearray | memoryview):
+        return Photo(data=bytes(source), name=name or "image data")
+    if isinstance(source, str | os.PathLike):
+        path = Path(source)
+        return Photo(data=read_image_file(path), name=name or _shown(path))
+    raise ImageError(
+        f"cannot load an image from {type(source).__name__}: give a path, encoded bytes or an array"
+    )
 
 
 def probe_image(data: bytes, *, name: str = "image data") -> tuple[str, int, int]:
@@ -169,15 +266,17 @@ def read_image_file(path: Path) -> bytes:
 
 
 def write_image(path: str | os.PathLike[str], image: np.ndarray) -> Path:
-    """Encode `image` by the ending of `path` (see WRITE_SUFFIXES) and write it with Python's own
-    file I/O, so any file name the system allows works (OpenCV's writer crashes on names that are
-    not UTF-8). Returns the path; ImageError (one line) when the ending or the write fails."""
+    """Encode `image` by the ending of `path` (see WRITE_SUFFIXES; a JPEG at JPEG_QUALITY) and
+    write it with Python's own file I/O, so any file name the system allows works (OpenCV's
+    writer crashes on names that are not UTF-8). Returns the path; ImageError (one line) when
+    the ending or the write fails."""
     target = Path(path)
     suffix = target.suffix.lower()
     if suffix not in WRITE_SUFFIXES:
         raise ImageError(f"cannot write {_shown(target)}: {WRITE_ENDINGS}")
     try:
-        ok, encoded = cv2.imencode(suffix, image)
+        quality = [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY] if suffix in (".jpg", ".jpeg") else []
+        ok, encoded = cv2.imencode(suffix, image, quality)
     except cv2.error:
         ok = False
     if not ok:

@@ -10,7 +10,8 @@ measured on each cell and against the grid's other digits (`kind_features`): col
 darkness and width, size and place in the cell, stray small marks, and the digit model's
 confidence. `assign_kinds` puts the two models' answers together, weighing the digits read as
 print or pen as two groups of the grid (`weigh_print_against_pen`); a cell read as handwriting
-that holds small candidates at their keypad places is pencil notes (`keypad_candidates`).
+that holds small candidates at their keypad places is pencil notes (`keypad_candidates`), and
+those digits are the cell's candidates (`Reading.candidates`).
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 import cv2
 import numpy as np
 
+from sudoku_lens.errors import PuzzleFormatError
 from sudoku_lens.read.digits import (
     SIZE,
     WORK,
@@ -51,6 +53,45 @@ EMPTY, PRINTED, HANDWRITTEN, NOTES = range(4)
 def kinds_text(kinds: np.ndarray) -> str:
     """81 characters of KIND_CHARS for a 9x9 array of kind indices."""
     return "".join(KIND_CHARS[int(k)] for k in np.asarray(kinds).ravel())
+
+
+Candidates = tuple[tuple[tuple[int, ...], ...], ...]
+"""9 rows of 9 cells of sorted candidate digits, `()` where a cell holds none."""
+
+NO_CANDIDATES: Candidates = tuple(tuple(() for _ in range(9)) for _ in range(9))
+"""A grid without any candidates."""
+
+
+def candidates_json(candidates: Candidates) -> list[str]:
+    """81 strings, row by row: each cell's candidates as digits ("45"), "" where none."""
+    return ["".join(map(str, cell)) for row in candidates for cell in row]
+
+
+def parse_candidates(cells: Sequence[str]) -> Candidates:
+    """The candidates of 81 strings of digits 1-9 (as `candidates_json` writes them; a cell's
+    digits in any order, repeats counted once). PuzzleFormatError for anything else."""
+    if isinstance(cells, str) or len(cells) != 81:
+        raise PuzzleFormatError(
+            'candidates must be a list of 81 strings of digits 1-9, "" for none'
+        )
+    out = []
+    for index, text in enumerate(cells):
+        if not isinstance(text, str) or not set(text) <= set("123456789"):
+            raise PuzzleFormatError(
+                f"candidates of r{index // 9 + 1}c{index % 9 + 1}: {text!r} is not digits 1-9"
+            )
+        out.append(tuple(sorted({int(ch) for ch in text})))
+    return tuple(tuple(out[r * 9 : r * 9 + 9]) for r in range(9))
+
+
+def as_candidates(candidates: Candidates | Sequence[str]) -> Candidates:
+    """Candidates given as 9 rows of 9 digit tuples or as 81 strings of digits
+    (`parse_candidates`), as 9 x 9 sorted tuples. PuzzleFormatError for anything else."""
+    if len(candidates) == 81:
+        return parse_candidates(candidates)  # type: ignore[arg-type]
+    if len(candidates) != 9 or any(len(row) != 9 for row in candidates):
+        raise PuzzleFormatError("candidates must be 9 rows of 9 cells, or 81 strings of digits")
+    return parse_candidates(["".join(map(str, cell)) for row in candidates for cell in row])
 
 
 def parse_kinds(text: str) -> np.ndarray:
@@ -353,6 +394,18 @@ _KEYPAD_SURE = 0.5
 """Least probability of the digit read for a candidate mark."""
 
 
+class KeypadReading(NamedTuple):
+    """What `keypad_candidates` read in a cell."""
+
+    digits: tuple[int, ...]
+    """The distinct digits read at their own keypad places, sorted."""
+    whole: bool
+    """Whether they are all of the cell's marks: none left unread (unsure, away from its
+    place, too faint beside the darkest to be looked at) and no digit read twice. A reading
+    that is not whole may leave out a candidate the person pencilled, and so is no list of
+    their candidates."""
+
+
 def _turned_point(point: np.ndarray, turns: int, side: int) -> tuple[float, float]:
     """(x, y) of a pixel centre of a `side`-pixel square after `turns` quarter turns clockwise."""
     x, y = float(point[0]), float(point[1])
@@ -366,15 +419,17 @@ def keypad_candidates(
     cells: Sequence[int],
     turns: int,
     classifier: DigitClassifier | None = None,
-) -> dict[int, int]:
-    """For each cell of `cells` (indices as they lie in the photo, whose ink `found` holds), how
-    many distinct digits stand as separate small marks each at its own keypad place of the
-    upright cell (see KEYPAD_MARKS); cells where none is found are left out. Only cells holding
-    KEYPAD_MARKS small marks or more are read, by the digit model, all in one batch."""
+) -> dict[int, KeypadReading]:
+    """For each cell of `cells` (indices as they lie in the photo, whose ink `found` holds), the
+    distinct digits that stand as separate small marks each at its own keypad place of the
+    upright cell (see KEYPAD_MARKS), and whether that is every small mark of the cell; cells
+    where none is found are left out. Only cells holding KEYPAD_MARKS small marks or more are
+    read, by the digit model, all in one batch."""
     inner = WORK - 2 * (WORK // 6)
     third = inner / 3.0
     images: list[np.ndarray] = []
     places: list[tuple[int, tuple[int, int]]] = []
+    counted: dict[int, int] = {}
     for cell in cells:
         laid = np.ascontiguousarray(found[cell].ink[_INNER, _INNER])
         flat = laid.ravel()
@@ -388,6 +443,8 @@ def keypad_candidates(
         )
         if len(small) < KEYPAD_MARKS:
             continue
+        faint = cv2.connectedComponentsWithStats((laid > _FAINT).view(np.uint8), connectivity=8)
+        counted[cell] = max(len(small), int(np.count_nonzero(faint[2][1:, 4] > _SPECK)))
         ink = np.ascontiguousarray(np.rot90(found[cell].ink, -turns))
         upright_labels = np.zeros((WORK, WORK), np.int32)
         upright_labels[_INNER, _INNER] = np.rot90(labels, -turns)
@@ -401,12 +458,15 @@ def keypad_candidates(
     if not images:
         return {}
     probabilities = (classifier or DigitClassifier.default()).predict_prepared(np.stack(images))
-    digits: dict[int, set[int]] = {}
+    digits: dict[int, list[int]] = {}
     for (cell, place), p in zip(places, probabilities, strict=True):
         digit = int(p[1:].argmax()) + 1
         if p[digit] >= _KEYPAD_SURE and divmod(digit - 1, 3) == place:
-            digits.setdefault(cell, set()).add(digit)
-    return {cell: len(found_digits) for cell, found_digits in digits.items()}
+            digits.setdefault(cell, []).append(digit)
+    return {
+        cell: KeypadReading(tuple(sorted(set(read))), len(set(read)) == len(read) == counted[cell])
+        for cell, read in digits.items()
+    }
 
 
 def allowed_kind_probabilities(

@@ -4,7 +4,9 @@ A grid whose digits are faint is read again with its contrast stretched; one who
 digit model is unsure of is restored (its motion blur or grain taken out, `read.grid.restore`)
 and read again.
 
-`read_image` reads a decoded image; `read_photo` decodes a path or bytes first (`load_image`).
+`read_image` reads a decoded image; `read_photo` decodes a path or bytes first (`load_photo`): a
+large JPEG reduced as it is decoded, to the size the grid search works at, and the grid's region
+again at a finer size where its cells need more pixels (`read_photo`).
 """
 
 from __future__ import annotations
@@ -16,22 +18,26 @@ from typing import Any
 
 import numpy as np
 
+from sudoku_lens.errors import GridCutOffError, GridNotFoundError
 from sudoku_lens.puzzle import grid_json
 from sudoku_lens.read.digits import DigitClassifier, rotate_grid
-from sudoku_lens.read.grid import GridLocation, GridSearch, locate_grid
+from sudoku_lens.read.grid import CELL, WORK_SIDE, GridLocation, GridSearch, cut_grid, locate_grid
 from sudoku_lens.read.grid.cells import check_whole, recut
 from sudoku_lens.read.grid.restore import deepened, restored
-from sudoku_lens.read.image_io import load_image
+from sudoku_lens.read.image_io import Photo, load_photo
 from sudoku_lens.read.kinds import (
     HANDWRITTEN,
     KEYPAD_MARKS,
     KEYPAD_NOTES_CHANCE,
     KIND_NAMES,
+    NO_CANDIDATES,
     NOTES,
     PRINTED,
+    Candidates,
     CellReading,
     KindClassifier,
     assign_kinds,
+    candidates_json,
     keypad_candidates,
     kinds_text,
     read_cells,
@@ -58,17 +64,39 @@ class Reading:
     two groups of the grid, see `weigh_print_against_pen`): the most likely kind is always that
     of `kinds`. `answer_reading` weighs print against pen with it."""
     corners: np.ndarray
-    """(4, 2) float32 grid corners in the input image's pixels (after EXIF orientation),
+    """(4, 2) float32 grid corners in the whole photo's pixels (after EXIF orientation),
     ordered top-left, top-right, bottom-right, bottom-left of the upright puzzle."""
     rotation: int
     """Degrees (0, 90, 180 or 270) the photo must turn clockwise for the puzzle to be upright."""
     timings: dict[str, float]
     """Seconds spent per stage: grid, cells, digits, kinds (and decode, from `read_photo`), and
     their total."""
-    image: np.ndarray
-    """The decoded image the corners refer to (the caller's own array for `read_image`)."""
+    photo: Photo
+    """The photo read (the caller's own array for `read_image`), whose whole image `image` is."""
     location: GridLocation | None = None
-    """The grid as found in the image (not turned upright): cells, rectified grid, lattice."""
+    """The grid as found in the photo (not turned upright): cells, rectified grid, lattice, in
+    the whole photo's pixels."""
+    candidates: Candidates = NO_CANDIDATES
+    """9 rows of 9 cells of the sorted digits pencilled as candidates in each upright cell, `()`
+    where none: only a cell of pencil notes has any (one whose digits could not be read has
+    none), and any given for a cell of another kind are dropped, so copies made with other
+    kinds (`with_kinds`, `dataclasses.replace`) stay consistent."""
+
+    def __post_init__(self) -> None:
+        notes = np.asarray(self.kinds).reshape(9, 9) == NOTES
+        kept = tuple(
+            tuple(tuple(cell) if notes[r, c] else () for c, cell in enumerate(row))
+            for r, row in enumerate(self.candidates)
+        )
+        if len(kept) != 9 or any(len(row) != 9 for row in kept):
+            raise ValueError("candidates must be 9 rows of 9 cells")
+        object.__setattr__(self, "candidates", kept)
+
+    @property
+    def image(self) -> np.ndarray:
+        """The whole photo the corners refer to, BGR (a JPEG read reduced is decoded whole on
+        first use, to draw on)."""
+        return self.photo.image
 
     @property
     def givens(self) -> np.ndarray:
@@ -96,11 +124,13 @@ class Reading:
     def to_json(self) -> dict[str, Any]:
         """JSON-ready summary, as `sudoku-lens read --json` prints it: `grid` (81 characters,
         every digit read, '0' for empty cells and pencil notes), `kinds` (81 characters of
-        `KIND_CHARS`), `givens` (the printed digits only), `corners` (see `corners_json`),
-        `rotation`, `confidences` (81 values, row by row) and `seconds`."""
+        `KIND_CHARS`), `candidates` (81 strings, each cell's candidates as digits, "" where
+        none: `candidates_json`), `givens` (the printed digits only), `corners` (see
+        `corners_json`), `rotation`, `confidences` (81 values, row by row) and `seconds`."""
         return {
             "grid": grid_json(self.grid),
             "kinds": kinds_text(self.kinds),
+            "candidates": candidates_json(self.candidates),
             "givens": grid_json(self.givens),
             "corners": corners_json(self.corners),
             "rotation": int(self.rotation),
@@ -117,14 +147,93 @@ def read_photo(
 ) -> Reading:
     """Read the Sudoku in a photo given as a path, encoded bytes or a BGR/grayscale array.
 
-    Decodes (or checks) `source` with `load_image`, then reads it with `read_image`; the
-    decoding time is in the timings under "decode". Raises ImageError for input that is not a
-    usable image (naming it `name` when given: see `load_image`) and GridNotFoundError when no
-    grid is seen.
+    Checks `source` with `load_photo`, then reads it as `read_image` does; the decoding time is
+    in the timings under "decode". A JPEG larger than the grid search needs is decoded reduced
+    (`search_reduction`), and the grid's region again at a finer size when its cells are too
+    small at that one (`_cells_at_resolution`); where no grid is seen in the reduced image, the
+    photo is decoded whole and read as it is. Raises ImageError for input that is not a usable
+    image (naming it `name` when given: see `load_image`) and GridNotFoundError when no grid is
+    seen.
     """
     start = time.perf_counter()
-    image = load_image(source, name=name)
-    return _read(image, {"decode": time.perf_counter() - start}, trace)
+    photo = load_photo(source, name=name)
+    reduction = search_reduction(photo)
+    image = photo.decoded(reduction)
+    timings = {"decode": time.perf_counter() - start}
+    if reduction == 1:
+        return _read(photo, timings, trace)
+    try:
+        location = locate_grid(image, timings=timings, trace=trace, retry=False)
+    except GridCutOffError:
+        raise
+    except GridNotFoundError:  # perhaps rules too fine for the reduced image: look at it whole
+        if trace is not None:
+            trace.candidates.clear()
+        start = time.perf_counter()
+        photo.decoded()
+        timings["decode"] += time.perf_counter() - start
+        return _read(photo, timings, trace)
+    start = time.perf_counter()
+    location = _cells_at_resolution(photo, location, reduction)
+    timings["cells"] += time.perf_counter() - start
+    if trace is not None:
+        trace.scale /= reduction
+        trace.location = location
+    return _read_cells(photo, location, timings)
+
+
+def search_reduction(photo: Photo) -> int:
+    """The largest factor (a power of two) by which `photo` can be reduced as it is decoded and
+    still be searched for its grid at the size it would be searched at whole: its longer side
+    at least WORK_SIDE (the grid search halves the photo until it is no longer than that); 1 for
+    a photo that is not a JPEG."""
+    reduction = 1
+    while reduction < photo.most_reduction and photo.longest_side >= 2 * reduction * WORK_SIDE:
+        reduction *= 2
+    return reduction
+
+
+def _cells_at_resolution(photo: Photo, location: GridLocation, reduction: int) -> GridLocation:
+    """`location`, found in `photo` decoded reduced by `reduction`, in the whole photo's pixels:
+    its cells cut again from the grid's region decoded at the largest reduction at which the
+    grid is 9 * CELL pixels wide (a cell CELL pixels, as `cut_cells` cuts them from the whole
+    photo), when it is narrower than that in the reduced image."""
+    corners = location.corners
+    side = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).min())
+    finer = reduction
+    while finer > 1 and side * reduction / finer < 9 * CELL:
+        finer //= 2
+    if finer == reduction:
+        return _scaled(location, reduction, (0.0, 0.0))
+    image = photo.decoded(finer)
+    lattice = (location.lattice + 0.5) * (reduction / finer) - 0.5
+    pad = side * reduction / finer / 9
+    x0, y0 = (max(0, int(v - pad)) for v in lattice.reshape(-1, 2).min(axis=0))
+    x1, y1 = (int(v + pad) + 1 for v in lattice.reshape(-1, 2).max(axis=0))
+    region = image[y0:y1, x0:x1]
+    cut = cut_grid(region, lattice - np.array([x0, y0], np.float32))
+    return _scaled(cut, finer, (x0, y0))
+
+
+def _scaled(location: GridLocation, reduction: int, offset: tuple[float, float]) -> GridLocation:
+    """`location`, found in a region at `offset` (x, y) of a photo decoded reduced by
+    `reduction` (pixel i of which covers the whole photo's pixels i * reduction to (i + 1) *
+    reduction - 1), in the whole photo's pixels."""
+    x0, y0 = offset
+
+    def whole(points: np.ndarray) -> np.ndarray:
+        return ((points + np.array([x0, y0], np.float32) + 0.5) * reduction - 0.5).astype(
+            np.float32
+        )
+
+    f = 1.0 / reduction
+    to_region = np.array([[f, 0, 0.5 * f - 0.5 - x0], [0, f, 0.5 * f - 0.5 - y0], [0, 0, 1]])
+    return replace(
+        location,
+        corners=whole(location.corners),
+        lattice=whole(location.lattice),
+        homography=location.homography @ to_region,
+    )
 
 
 def read_image(
@@ -140,34 +249,33 @@ def read_image(
     the photo again restored when no grid is found in it (`locate_grid`), as live mode does.
     Raises GridNotFoundError when no grid is seen.
     """
-    return _read(image_bgr, {}, trace, retry)
+    return _read(Photo(image_bgr), {}, trace, retry)
 
 
 def _read(
-    image_bgr: np.ndarray,
+    photo: Photo,
     timings: dict[str, float],
     trace: GridSearch | None,
     retry: bool = True,
 ) -> Reading:
-    """Read a decoded image, adding each stage's seconds and their total to `timings`."""
-    location = locate_grid(image_bgr, timings=timings, trace=trace, retry=retry)
+    """Read a photo's whole image, adding each stage's seconds and their total to `timings`."""
+    location = locate_grid(photo.image, timings=timings, trace=trace, retry=retry)
+    return _read_cells(photo, location, timings)
+
+
+def _read_cells(photo: Photo, location: GridLocation, timings: dict[str, float]) -> Reading:
+    """Read the cells of the grid found in `photo` at `location` (in the whole photo's pixels),
+    adding each stage's seconds and their total to `timings`."""
     start = time.perf_counter()
     location, cells = _read_faint(location, read_cells(location))
     location, cells = _read_restored(location, cells)
     inked = np.array([found.mask is not None for found in cells.found]).reshape(9, 9)
-    check_whole(location.lattice, *image_bgr.shape[:2], inked)
+    check_whole(location.lattice, *photo.shape(), inked)
     timings["digits"] = time.perf_counter() - start
     start = time.perf_counter()
     predicted = KindClassifier.default().predict(cells.features)
     grid, kinds, kind_probabilities = assign_kinds(predicted, cells.candidates, cells.features)
-    as_laid = rotate_grid(np.arange(81).reshape(9, 9), cells.turns)
-    maybe_notes = (kinds == HANDWRITTEN) & (kind_probabilities[..., NOTES] >= KEYPAD_NOTES_CHANCE)
-    upright = {int(as_laid[r, c]): (r, c) for r, c in zip(*np.nonzero(maybe_notes), strict=True)}
-    for cell, count in keypad_candidates(cells.found, list(upright), cells.turns).items():
-        if count >= KEYPAD_MARKS:
-            r, c = upright[cell]
-            grid[r, c], kinds[r, c] = 0, NOTES
-            kind_probabilities[r, c] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
+    candidates = keypad_notes(cells, grid, kinds, kind_probabilities)
     read_empty = (cells.probabilities.argmax(axis=2) == 0)[..., None]
     probabilities = np.where(
         (grid > 0)[..., None],
@@ -184,8 +292,37 @@ def _read(
         corners=upright_corners(location.corners, cells.turns),
         rotation=90 * cells.turns,
         timings=timings,
-        image=image_bgr,
+        photo=photo,
         location=location,
+        candidates=candidates,
+    )
+
+
+def keypad_notes(
+    cells: CellReading, grid: np.ndarray, kinds: np.ndarray, kind_probabilities: np.ndarray
+) -> Candidates:
+    """The candidates of the upright cells, read at their keypad places (`keypad_candidates`),
+    all in one batch: of each cell of pencil notes, and of each cell read as handwriting that
+    may be notes (KEYPAD_NOTES_CHANCE); one of those holding KEYPAD_MARKS candidates or more
+    becomes notes, its digit and kind changed in `grid`, `kinds` and `kind_probabilities` (in
+    place). A cell's candidates are kept only where every small mark of it was read
+    (`KeypadReading.whole`): a partial reading could leave out the answer the person
+    pencilled."""
+    maybe_notes = (kinds == HANDWRITTEN) & (kind_probabilities[..., NOTES] >= KEYPAD_NOTES_CHANCE)
+    looked_at = maybe_notes | (kinds == NOTES)
+    as_laid = rotate_grid(np.arange(81).reshape(9, 9), cells.turns)
+    upright = {int(as_laid[r, c]): (r, c) for r, c in zip(*np.nonzero(looked_at), strict=True)}
+    found = np.full((9, 9), None, object)
+    for cell, read in keypad_candidates(cells.found, list(upright), cells.turns).items():
+        r, c = upright[cell]
+        if maybe_notes[r, c] and len(read.digits) >= KEYPAD_MARKS:
+            grid[r, c], kinds[r, c] = 0, NOTES
+            kind_probabilities[r, c] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
+        if read.whole:
+            found[r, c] = read.digits
+    return tuple(
+        tuple(found[r, c] if kinds[r, c] == NOTES and found[r, c] else () for c in range(9))
+        for r in range(9)
     )
 
 

@@ -4,23 +4,24 @@
 (ballpoint blue or black, felt-tip, grey pencil, red), each digit from a handwriting font (when
 Pillow and font files are given) or from synthetic pen strokes (jittered skeletons of the ten digit
 shapes, drawn with a varying nib), elastically distorted, sometimes cramped small or touching the
-cell's border; small pencil candidates in a 3x3 layout in some empty cells; and, on request,
-entries that differ from the solution. `synth_filled_photo` photographs the result as
-`synth_photo` does. The truth says, per cell, the digit written, its kind (0 empty, 1 printed,
-2 handwritten, 3 pencil notes, as `sudoku_lens.read.kinds.KIND_NAMES`) and which entries are
-mistakes.
+cell's border; small pencil candidates in a 3x3 layout in some empty cells, the cell's answer
+among them; and, on request, entries that differ from the solution and candidate sets that leave
+the answer out. `synth_filled_photo` photographs the result as `synth_photo` does. The truth
+says, per cell, the digit written, its kind (0 empty, 1 printed, 2 handwritten, 3 pencil notes,
+as `sudoku_lens.read.kinds.KIND_NAMES`), the candidates pencilled, and which entries and
+candidate sets are mistakes.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, NOTES, PRINTED
+from sudoku_lens.read.kinds import EMPTY, HANDWRITTEN, NO_CANDIDATES, NOTES, PRINTED, Candidates
 from sudoku_lens.synth.puzzles import random_puzzle
 from sudoku_lens.synth.render import has_digits, random_style, render_grid
 from sudoku_lens.synth.scene import SyntheticPhoto, place_in_scene
@@ -140,6 +141,99 @@ _EXTRA_STROKES: dict[int, tuple[tuple[float, float], ...]] = {
 }
 """Strokes some people add: a foot under the 1, a bar across the 7."""
 
+Strokes = tuple[tuple[tuple[float, float], ...], ...]
+"""A digit's pen paths in a unit box, as in `_SKELETONS`."""
+
+
+@dataclass(frozen=True)
+class HandStyle:
+    """A way of writing digits that the default strokes do not cover, for measuring the reader on
+    each (`benchmarks/handwriting.py --style`): other pen paths for some digits, strokes always
+    added, a lean, a size. Entries written in a style are pen strokes alone (no fonts)."""
+
+    name: str
+    shapes: dict[int, tuple[Strokes, ...]] = field(default_factory=dict)
+    """Per digit, the pen paths to draw it with (one of them at random) instead of the default."""
+    extras: dict[int, float] = field(default_factory=dict)
+    """Per digit, the chance of adding its `_EXTRA_STROKES` (the 1's foot, the 7's bar)."""
+    slant: float | None = None
+    """Lean of every digit (x shift of the top per unit of height; > 0 leans right)."""
+    size: tuple[float, float] | None = None
+    """Range of the digits' height as a share of the cell, instead of the writer's own."""
+
+    @property
+    def digits(self) -> tuple[int, ...]:
+        """The digits the style shapes: those it draws otherwise, or all when it leans or sizes
+        them all (or is the default strokes)."""
+        shaped = tuple(sorted(set(self.shapes) | set(self.extras)))
+        return (
+            shaped if shaped and self.slant is None and self.size is None else tuple(range(1, 10))
+        )
+
+
+HAND_STYLES: dict[str, HandStyle] = {
+    style.name: style
+    for style in (
+        HandStyle("strokes"),
+        HandStyle(
+            "continental-1",
+            {
+                1: (
+                    (((0.05, 0.45), (0.62, 0.0), (0.6, 1.0)),),
+                    (((0.12, 0.55), (0.6, 0.0), (0.6, 1.0)),),
+                )
+            },
+            {1: 0.5},
+        ),
+        HandStyle(
+            "barred-7",
+            {
+                7: (
+                    (((0.08, 0.03), (0.92, 0.0), (0.45, 1.0)),),
+                    (((0.06, 0.2), (0.08, 0.02), (0.92, 0.0), (0.45, 1.0)),),
+                )
+            },
+            {7: 1.0},
+        ),
+        HandStyle(
+            "open-4",
+            {4: ((((0.22, 0.0), (0.1, 0.64), (0.95, 0.64)), ((0.7, 0.1), (0.67, 1.0))),)},
+        ),
+        HandStyle("closed-4", {4: (_SKELETONS[4],)}),
+        HandStyle(
+            "straight-9",
+            {9: ((_SKELETONS[9][0][:-1] + ((0.84, 0.6), (0.83, 1.0)),),)},
+        ),
+        HandStyle(
+            "curled-9",
+            {9: ((_SKELETONS[9][0][:-1] + ((0.8, 0.72), (0.58, 1.0), (0.3, 0.9)),),)},
+        ),
+        HandStyle(
+            "looped-2",
+            {
+                2: (
+                    (
+                        _SKELETONS[2][0][:5]
+                        + ((0.22, 0.9), (0.12, 0.78), (0.26, 0.74), (0.36, 0.95), (0.92, 0.96)),
+                    ),
+                )
+            },
+        ),
+        HandStyle("plain-2", {2: (_SKELETONS[2],)}),
+        HandStyle(
+            "open-6",
+            {6: ((_SKELETONS[6][0][:-2] + ((0.55, 0.47), (0.34, 0.54)),),)},
+        ),
+        HandStyle("cramped", size=(0.28, 0.4)),
+        HandStyle("lean-left", slant=-0.3),
+        HandStyle("lean-right", slant=0.3),
+    )
+}
+"""The handwriting styles measured one by one: "strokes" is the default pen strokes (no fonts),
+the others the continental 1 (long up-stroke, with or without a foot) and 7 (barred, with or
+without a tick), the 4 open at the top or closed, the 9's tail straight or curled, the 2 with or
+without a loop, a 6 that nearly closes, small cramped digits, digits leaning left or right."""
+
 _SUPERSAMPLE = 4
 
 
@@ -165,15 +259,29 @@ def _spline(points: np.ndarray, per_segment: int = 12) -> np.ndarray:
     return np.vstack(out)
 
 
-def stroke_digit(digit: int, height: int, width: float, rng: np.random.Generator) -> np.ndarray:
+def stroke_digit(
+    digit: int,
+    height: int,
+    width: float,
+    rng: np.random.Generator,
+    style: HandStyle | None = None,
+) -> np.ndarray:
     """Coverage (float32 0..1, tight crop) of `digit` drawn with synthetic pen strokes about
     `height` px tall with a nib `width` px wide: every control point jittered, the digit's
-    width, slant and stroke pressure varied."""
+    width, slant and stroke pressure varied; shaped and leant as `style` says, if given."""
     big = height * _SUPERSAMPLE
     aspect = rng.uniform(0.45, 0.8)
     slant = rng.normal(0.0, 0.12)
     strokes = list(_SKELETONS[digit])
-    if digit in _EXTRA_STROKES and rng.random() < 0.4:
+    extra = 0.4
+    if style is not None:
+        if style.slant is not None:
+            slant = style.slant + 0.3 * slant
+        shapes = style.shapes.get(digit)
+        if shapes:
+            strokes = list(shapes[int(rng.integers(len(shapes)))])
+        extra = style.extras.get(digit, extra)
+    if digit in _EXTRA_STROKES and rng.random() < extra:
         strokes.append(_EXTRA_STROKES[digit])
     pad = int(big * 0.3 + width * _SUPERSAMPLE)
     canvas = np.zeros((big + 2 * pad, int(big * (aspect + abs(slant))) + 2 * pad), np.float32)
@@ -246,12 +354,14 @@ def hand_digit(
     pen: Pen,
     rng: np.random.Generator,
     font_files: Sequence[str] = (),
+    style: HandStyle | None = None,
 ) -> np.ndarray:
-    """A handwritten `digit` about `height` px tall in `pen`: from a font or pen strokes, bent."""
-    if font_files and rng.random() < 0.5:
+    """A handwritten `digit` about `height` px tall in `pen`: from a font or pen strokes, bent;
+    pen strokes in `style` alone when one is given."""
+    if style is None and font_files and rng.random() < 0.5:
         glyph = font_digit(digit, height, font_files[int(rng.integers(len(font_files)))], rng)
     else:
-        glyph = stroke_digit(digit, height, rng.uniform(*pen.width) * height, rng)
+        glyph = stroke_digit(digit, height, rng.uniform(*pen.width) * height, rng, style)
     return elastic(glyph, rng, rng.uniform(0.0, 0.07))
 
 
@@ -313,6 +423,10 @@ class FilledGrid:
     """(9, 9) bool: handwritten entries that differ from the solution."""
     pen: str
     """Name of the pen the entries were written with (a key of PENS)."""
+    candidates: Candidates = NO_CANDIDATES
+    """The sorted digits pencilled in each cell of notes, `()` elsewhere."""
+    wrong_candidates: np.ndarray = field(default_factory=lambda: np.zeros((9, 9), bool))
+    """(9, 9) bool: cells of notes whose candidates leave out the solution's digit."""
 
 
 def fill_in(
@@ -324,22 +438,27 @@ def fill_in(
     entries: float = 0.6,
     notes: float = 0.15,
     mistakes: int = 0,
+    wrong_notes: int = 0,
     pen: str | None = None,
     font_files: Sequence[str] = (),
+    hand_style: str | None = None,
 ) -> FilledGrid:
     """Write into a printed grid: a share `entries` of its empty cells gets the solution's digit
     by hand (`mistakes` of them a wrong digit instead), a share `notes` of the cells left gets
-    2-5 pencilled candidates. `pen` is a key of PENS (random when None); `font_files` are
-    handwriting fonts to draw some digits from (Pillow needed; fonts that draw no digits, which
-    would write a box for each, are left out), the rest being pen strokes. An entry's ink may
-    touch its cell's border and cross it by `OVERHANG` of a cell, no more, so an empty cell's
-    middle stays blank.
+    2-6 pencilled candidates, the solution's digit among them (`wrong_notes` of those cells
+    candidates that leave it out instead). `pen` is a key of PENS (random when None);
+    `font_files` are handwriting fonts to draw some digits from (Pillow needed; fonts that draw
+    no digits, which would write a box for each, are left out), the rest being pen strokes;
+    `hand_style`, a key of HAND_STYLES, writes every entry in pen strokes of that style instead.
+    An entry's ink may touch its cell's border and cross it by `OVERHANG` of a cell, no more, so
+    an empty cell's middle stays blank.
     """
     font_files = [path for path in font_files if has_digits(path)]
     puzzle = np.asarray(puzzle).reshape(9, 9)
     solution = np.asarray(solution).reshape(9, 9)
     pen_name = pen if pen is not None else list(PENS)[int(rng.integers(len(PENS)))]
     tool = PENS[pen_name]
+    hand = HAND_STYLES[hand_style] if hand_style is not None else None
     n = grid_image.shape[0]
     cell = n / 9.0
     image = grid_image.astype(np.float32) / 255.0
@@ -357,11 +476,11 @@ def fill_in(
             digit = int(rng.choice([d for d in range(1, 10) if d != digit]))
             wrong[r, c] = True
         cramped = rng.random() < 0.12
-        height = max(
-            6,
-            round(cell * (rng.uniform(0.36, 0.45) if cramped else size) * rng.uniform(0.88, 1.12)),
-        )
-        glyph = _fit_to_cell(hand_digit(digit, height, tool, rng, font_files), cell)
+        share = rng.uniform(0.36, 0.45) if cramped else size
+        if hand is not None and hand.size is not None:
+            share = rng.uniform(*hand.size)
+        height = max(6, round(cell * share * rng.uniform(0.88, 1.12)))
+        glyph = _fit_to_cell(hand_digit(digit, height, tool, rng, font_files, hand), cell)
         offset = rng.normal(0.0, 0.06, 2)
         if rng.random() < 0.1:
             axis, sign = int(rng.integers(2)), float(rng.choice([-1.0, 1.0]))
@@ -372,25 +491,71 @@ def fill_in(
         digits[r, c] = digit
         kinds[r, c] = HANDWRITTEN
     left = np.setdiff1d(empty, written)
-    for index in rng.permutation(left)[: int(round(notes * len(left)))]:
+    pencilled = [[()] * 9 for _ in range(9)]
+    wrong_notes_at = np.zeros((9, 9), bool)
+    for k, index in enumerate(rng.permutation(left)[: int(round(notes * len(left)))]):
         r, c = divmod(int(index), 9)
-        _pencil_notes(image, cell, r, c, rng)
+        answer = int(solution[r, c])
+        pencilled[r][c] = _pencil_notes(image, cell, r, c, rng, answer, leave_out=k < wrong_notes)
+        wrong_notes_at[r, c] = answer not in pencilled[r][c]
         kinds[r, c] = NOTES
     out = np.clip(image * 255.0 + 0.5, 0, 255).astype(np.uint8)
-    return FilledGrid(out, digits, kinds, wrong, pen_name)
+    candidates = tuple(tuple(row) for row in pencilled)
+    return FilledGrid(out, digits, kinds, wrong, pen_name, candidates, wrong_notes_at)
 
 
-def _pencil_notes(image: np.ndarray, cell: float, r: int, c: int, rng: np.random.Generator) -> None:
-    """Pencil 2-5 small candidates into cell (r, c), each in its place of a 3x3 layout."""
-    candidates = rng.choice(np.arange(1, 10), size=int(rng.integers(2, 6)), replace=False)
+def _pencil_notes(
+    image: np.ndarray,
+    cell: float,
+    r: int,
+    c: int,
+    rng: np.random.Generator,
+    answer: int,
+    *,
+    leave_out: bool,
+) -> tuple[int, ...]:
+    """Pencil 2-5 small candidates into cell (r, c), each in its place of a 3x3 layout: the
+    cell's `answer` among them, or with `leave_out` never; returns them, sorted. A set drawn
+    without the answer gets it added from a generator of its own (`_answer_rng`), so the photo
+    is otherwise the one drawn before candidates held the answer, bit for bit, and the kinds
+    model's training photos and the benchmarks' figures stay as they were."""
+    candidates = list(rng.choice(np.arange(1, 10), size=int(rng.integers(2, 6)), replace=False))
+    if leave_out:
+        others = np.array([d for d in range(1, 10) if d != answer])
+        candidates = list(rng.choice(others, size=len(candidates), replace=False))
     height = max(4, round(cell * rng.uniform(0.17, 0.26)))
     opacity = rng.uniform(*PENCIL.opacity)
     for d in candidates:
-        glyph = stroke_digit(int(d), height, max(0.8, rng.uniform(*PENCIL.width) * height), rng)
-        sub = np.array([(int(d) - 1) % 3, (int(d) - 1) // 3], np.float64)
-        offset = (sub - 1.0) * rng.uniform(0.26, 0.3) + rng.normal(0.0, 0.02, 2)
-        x, y = _place(cell, r, c, glyph, offset)
-        _ink(image, glyph, PENCIL.ink, x, y, opacity)
+        _pencil_digit(image, cell, r, c, int(d), height, opacity, rng)
+    if not leave_out and answer not in candidates:
+        _pencil_digit(image, cell, r, c, answer, height, opacity, _answer_rng(r, c, candidates))
+        candidates.append(answer)
+    return tuple(sorted(int(d) for d in candidates))
+
+
+def _answer_rng(r: int, c: int, candidates: Sequence[int]) -> np.random.Generator:
+    """A generator for the answer added to the candidates of cell (r, c), seeded by the cell
+    and the candidates drawn, apart from the photo's own."""
+    return np.random.default_rng([r, c, *(int(d) for d in candidates)])
+
+
+def _pencil_digit(
+    image: np.ndarray,
+    cell: float,
+    r: int,
+    c: int,
+    digit: int,
+    height: int,
+    opacity: float,
+    rng: np.random.Generator,
+) -> None:
+    """Pencil the small candidate `digit`, `height` pixels tall, at its keypad place of cell
+    (r, c)."""
+    glyph = stroke_digit(digit, height, max(0.8, rng.uniform(*PENCIL.width) * height), rng)
+    sub = np.array([(digit - 1) % 3, (digit - 1) // 3], np.float64)
+    offset = (sub - 1.0) * rng.uniform(0.26, 0.3) + rng.normal(0.0, 0.02, 2)
+    x, y = _place(cell, r, c, glyph, offset)
+    _ink(image, glyph, PENCIL.ink, x, y, opacity)
 
 
 @dataclass(frozen=True)
@@ -410,15 +575,17 @@ def synth_filled_photo(
     entries: float = 0.6,
     notes: float = 0.15,
     mistakes: int = 0,
+    wrong_notes: int = 0,
     pen: str | None = None,
     font_files: Sequence[str] = (),
     printed_fonts: Sequence[str] = (),
     rotation: int | None = None,
+    hand_style: str | None = None,
 ) -> SyntheticFilledPhoto:
     """A photo of a puzzle partly filled in by hand, from one seed (same seed, same photo).
 
-    See `fill_in` for `entries`, `notes`, `mistakes`, `pen` and `font_files`;
-    `printed_fonts` are font files for the printed givens (see `synth_photo`).
+    See `fill_in` for `entries`, `notes`, `mistakes`, `wrong_notes`, `pen`, `font_files` and
+    `hand_style`; `printed_fonts` are font files for the printed givens (see `synth_photo`).
     """
     rng = np.random.default_rng(seed)
     puzzle, solution = random_puzzle(rng)
@@ -432,8 +599,10 @@ def synth_filled_photo(
         entries=entries,
         notes=notes,
         mistakes=mistakes,
+        wrong_notes=wrong_notes,
         pen=pen,
         font_files=font_files,
+        hand_style=hand_style,
     )
     photo = place_in_scene(
         filled.image,

@@ -82,7 +82,10 @@ def load_photos(root: Path, kind: str = "printed") -> list[Photo]:
     """
     table = root / "outlines.csv"
     if not table.is_file():
-        raise SudokuLensError(f"{table} not found: --data must be a wicht-v2-train folder")
+        raise SudokuLensError(
+            f"{table} not found: --data must be a folder of labelled photos (printed/, mixed/, "
+            "outlines.csv)"
+        )
     with table.open(newline="") as fh:
         outlines = {
             row["file"]: np.array(

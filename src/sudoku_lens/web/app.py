@@ -31,7 +31,7 @@ from starlette.datastructures import UploadFile as StarletteUpload
 from starlette.exceptions import HTTPException
 
 from sudoku_lens import __version__
-from sudoku_lens.errors import ImageError, SudokuLensError
+from sudoku_lens.errors import ImageError, PuzzleFormatError, SudokuLensError
 from sudoku_lens.live import LiveSolver
 from sudoku_lens.pipeline import solve_photo
 from sudoku_lens.puzzle import grid_json, parse_puzzle
@@ -88,6 +88,13 @@ EntriesOverride = Annotated[
         "reading's certainty (it may be unsure), any other is taken as certain"
     ),
 ]
+CandidatesOverride = Annotated[
+    str | None,
+    Form(
+        description="a JSON list of 81 strings, row by row: the person's pencilled candidates "
+        '("45"; "" where none) to check instead of those read, as `candidates` is answered'
+    ),
+]
 CheckOnly = Annotated[
     bool,
     Form(description="mark the wrong entries only and draw no answers into the photo"),
@@ -104,6 +111,11 @@ class Health(BaseModel):
     status: str = Field(examples=["ok"])
     version: str
     max_upload_mb: float = Field(description="the largest upload accepted, in MB")
+    self_signed_fingerprint: str | None = Field(
+        None,
+        description="the SHA-256 fingerprint of the certificate `serve --lan` made for itself "
+        "when the page is served with it (browsers warn about it once), else null",
+    )
 
 
 class ReadResult(BaseModel):
@@ -116,6 +128,10 @@ class ReadResult(BaseModel):
     kinds: str = Field(
         description="81 characters, one per cell: '.' empty, 'p' printed, 'h' handwritten, "
         "'n' pencil notes"
+    )
+    candidates: list[str] = Field(
+        description="81 strings, row by row: the candidates pencilled in each cell of notes "
+        '("45"), "" elsewhere'
     )
     givens: str = Field(description="the printed digits only, 0 elsewhere")
     corners: list[list[float]] = Field(
@@ -139,6 +155,19 @@ class WrongEntry(UnsureEntry):
     expected: int = Field(description="the solution's digit")
 
 
+class CheckedCandidates(BaseModel):
+    """A cell whose two or more pencilled candidates leave out its answer."""
+
+    cell: str = Field(examples=["r4c5"])
+    written: str = Field(description="the candidates pencilled, sorted", examples=["28"])
+
+
+class WrongCandidates(CheckedCandidates):
+    """`CheckedCandidates` with the answer they leave out."""
+
+    expected: int = Field(description="the solution's digit")
+
+
 class SolveResult(BaseModel):
     """A photo solved, as `sudoku-lens solve PHOTO --json` prints it, plus the drawn picture."""
 
@@ -152,6 +181,9 @@ class SolveResult(BaseModel):
         description="81 characters, one per cell: '.' empty, 'p' printed, 'h' handwritten, "
         "'n' pencil notes"
     )
+    candidates: list[str] = Field(
+        description='81 strings: the candidates checked in each cell ("45"), "" where none'
+    )
     givens: str = Field(description="the printed digits read, 0 elsewhere")
     solution: str | None = Field(description="81 characters, or null without a unique solution")
     status: str = Field(examples=["solved", "no solution", "several solutions"])
@@ -163,6 +195,10 @@ class SolveResult(BaseModel):
     )
     unsure_entries: list[UnsureEntry] = Field(
         description="handwritten entries read too unclearly to check (never called wrong)"
+    )
+    wrong_candidates: list[WrongCandidates | CheckedCandidates] = Field(
+        description="cells whose two or more candidates leave out the answer (`expected` absent "
+        "when check_only)"
     )
     corners: list[list[float]]
     rotation: int = Field(description="degrees turned clockwise to make the puzzle upright")
@@ -255,6 +291,12 @@ HINT_BODY = {
                             "the person placed (0 elsewhere), replacing the entries read; "
                             "wrong ones are left out",
                         },
+                        "candidates": {
+                            "type": "string",
+                            "description": "a JSON list of 81 strings: the person's pencilled "
+                            "candidates, replacing those read; those that leave out the answer "
+                            "are named in wrong_candidates",
+                        },
                         "eliminations": {
                             "type": "string",
                             "description": "candidates crossed out, e.g. 'r1c2<>5 r4c4<>7'",
@@ -300,6 +342,9 @@ class LiveFrameResult(BaseModel):
     unsure_entries: list[UnsureEntry] = Field(
         description="entries read too unclearly to be checked"
     )
+    wrong_candidates: list[WrongCandidates] = Field(
+        description="cells whose two or more candidates leave out the answer"
+    )
     width: int
     height: int
     seconds: float
@@ -332,6 +377,7 @@ def create_app(
     pool_size: int | None = None,
     live_sessions: int = 32,
     warm_up: bool = True,
+    self_signed_fingerprint: str | None = None,
 ) -> FastAPI:
     """Build the web app.
 
@@ -340,7 +386,8 @@ def create_app(
     `load_image`, the same limit as everywhere, 422 above it), `pool_size` is the number of
     requests whose image work may run at once (others wait their turn), `live_sessions` the number
     of camera sessions kept, and `warm_up` loads the digit model at start-up so the first photo is
-    fast.
+    fast. `self_signed_fingerprint` is the fingerprint of the self-signed certificate the page is
+    served with, if any: the page then explains, once per certificate, the browser's warning.
     """
     if max_upload_mb <= 0:
         raise ValueError("max_upload_mb must be positive")
@@ -412,8 +459,13 @@ def create_app(
 
     @app.get("/api/health", response_model=Health, tags=["service"])
     async def health() -> dict[str, Any]:
-        """Liveness check, with the upload limit for the page."""
-        return {"status": "ok", "version": __version__, "max_upload_mb": max_upload_mb}
+        """Liveness check, with the upload limit and the certificate's fingerprint for the page."""
+        return {
+            "status": "ok",
+            "version": __version__,
+            "max_upload_mb": max_upload_mb,
+            "self_signed_fingerprint": self_signed_fingerprint,
+        }
 
     @app.post("/api/read", response_model=ReadResult, responses=ERRORS, tags=["photos"])
     async def read(file: PhotoFile) -> dict[str, Any]:
@@ -429,12 +481,14 @@ def create_app(
         file: PhotoFile,
         grid: GridOverride = None,
         entries: EntriesOverride = None,
+        candidates: CandidatesOverride = None,
         check_only: CheckOnly = False,
     ) -> dict[str, Any]:
         """Read, solve and draw the answer onto a photo, optionally with a corrected grid; check
-        the person's handwritten entries (or the `entries` sent) against the solution."""
+        the person's handwritten entries (or the `entries` sent) and pencilled candidates (or
+        the `candidates` sent) against the solution."""
         texts = {}
-        for name, value in (("grid", grid), ("entries", entries)):
+        for name, value in (("grid", grid), ("entries", entries), ("candidates", candidates)):
             if value is not None and value.strip():
                 if len(value) > MAX_PUZZLE_CHARACTERS:
                     raise HTTPException(422, f"{name}: at most {MAX_PUZZLE_CHARACTERS} characters")
@@ -464,9 +518,11 @@ def create_app(
         photo (multipart `file`) or a puzzle (JSON `puzzle`). For a photo the answer adds
         `wrong_entries` and `unsure_entries` (`{"cell": "r3c4", "written": 5}` each, as
         `/api/solve` gives them but without the right digit: entries left out as wrong or too
-        unclear to check) and `after.entries` (the person's entries, wrong and unsure ones kept,
-        plus the step's digits: send it back as `entries`, with `after.eliminations` as
-        `eliminations`, and the next hint reports the same wrong entries)."""
+        unclear to check), `wrong_candidates` (`{"cell": "r4c5", "written": "28"}` each: the
+        candidates read, or sent as `candidates`, that leave out the answer) and `after.entries`
+        (the person's entries, wrong and unsure ones kept, plus the step's digits: send it back as
+        `entries`, with `after.eliminations` as `eliminations`, and the next hint reports the same
+        wrong entries)."""
         kind = request.headers.get("content-type", "")
         if kind.startswith("multipart/form-data"):
             form = await request.form()
@@ -475,7 +531,7 @@ def create_app(
                 raise HTTPException(422, "file: a photo is required (multipart field 'file')")
             fields = {
                 key: value.strip()
-                for key in ("grid", "entries", "eliminations", "technique")
+                for key in ("grid", "entries", "candidates", "eliminations", "technique")
                 if isinstance(value := form.get(key), str) and value.strip()
             }
             async with upload_slot():
@@ -578,7 +634,15 @@ def _solve_json(data: bytes, texts: dict[str, str], check_only: bool, name: str)
     the answer."""
     grid = parse_puzzle(texts["grid"]) if "grid" in texts else None
     entries = parse_puzzle_digits(texts["entries"]) if "entries" in texts else None
-    result = solve_photo(data, grid=grid, entries=entries, check_only=check_only, name=name)
+    candidates = parse_candidates_text(texts["candidates"]) if "candidates" in texts else None
+    result = solve_photo(
+        data,
+        grid=grid,
+        entries=entries,
+        candidates=candidates,
+        check_only=check_only,
+        name=name,
+    )
     payload = result.to_json()
     payload["image"] = encode_jpeg_data_url(result.image)
     payload["check_only"] = check_only
@@ -635,6 +699,7 @@ def _photo_hint_json(data: bytes, fields: dict[str, str], name: str) -> dict[str
         data,
         grid=_bounded_puzzle(fields["grid"], "grid") if "grid" in fields else None,
         entries=parse_puzzle_digits(fields["entries"]) if "entries" in fields else None,
+        candidates=parse_candidates_text(fields["candidates"]) if "candidates" in fields else None,
         eliminations=eliminations,
         technique=fields.get("technique"),
         name=name,
@@ -698,6 +763,24 @@ def parse_puzzle_digits(text: str) -> np.ndarray:
     from sudoku_lens.puzzle.text import parse_line
 
     return grid_from_line(parse_line(text))
+
+
+def parse_candidates_text(text: str) -> Any:
+    """The person's candidates sent as a JSON list of 81 strings of digits ("45", "" where none,
+    as `candidates` is answered); PuzzleFormatError, a 422, naming what is wrong."""
+    import json
+
+    from sudoku_lens.read.kinds import parse_candidates
+
+    try:
+        cells = json.loads(text)
+    except ValueError:
+        cells = None
+    if not isinstance(cells, list):
+        raise PuzzleFormatError(
+            'candidates: send a JSON list of 81 strings of digits 1-9, e.g. ["", "45", ...]'
+        )
+    return parse_candidates(cells)
 
 
 def encode_jpeg_data_url(image: np.ndarray, max_side: int = MAX_IMAGE_SIDE) -> str:

@@ -90,7 +90,7 @@ class GridSearch:
     searched as taken."""
 
 
-def _check_searchable(image_bgr: np.ndarray) -> None:
+def check_searchable(image_bgr: np.ndarray) -> None:
     """GridNotFoundError, before any resizing could fail on it, for an image too small or too
     narrow to hold a grid of _MIN_SIDE pixels once halved like `gray_levels` halves it."""
     height, width = image_bgr.shape[:2]
@@ -131,7 +131,7 @@ def locate_grid(
     `trace` is filled in with what the search considered.
     """
     start = time.perf_counter()
-    _check_searchable(image_bgr)
+    check_searchable(image_bgr)
     levels = gray_levels(image_bgr)
     level = len(levels) - 1
     if trace is not None:

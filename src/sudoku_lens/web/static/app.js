@@ -81,6 +81,10 @@ const editor = {
   entries: [], // the person's entries as shown now, "0" where none
   wrong: new Map(), // cell index -> the digit expected (null when not known), for wrong entries
   unsure: new Set(), // cells whose entry was read too unclearly to check
+  baseCandidates: [], // the person's pencilled candidates read from the photo as uploaded
+  candidates: [], // the candidates as shown now, 81 strings of sorted digits ("" where none)
+  wrongCandidates: new Set(), // cells whose candidates leave out the answer
+  notesMode: false, // digits typed pencil candidates in or out instead of writing an entry
   checkOnly: false, // mark wrong entries only: no answers in the photo or the grid
   corrected: new Set(),
   selected: -1, // the cell last focused: the one "Make given" / "Make entry" turns
@@ -134,13 +138,16 @@ function onCellKey(event) {
     moveFocus(index, ...moves[event.key]);
   } else if (/^[1-9]$/.test(event.key)) {
     event.preventDefault();
-    setCell(index, event.key);
+    typeDigit(index, event.key);
   } else if (["Backspace", "Delete", "0", " "].includes(event.key)) {
     event.preventDefault();
-    setCell(index, "0");
+    clearCell(index);
   } else if (event.key === "g" || event.key === "G") {
     event.preventDefault();
     toggleKind(index);
+  } else if (event.key === "n" || event.key === "N") {
+    event.preventDefault();
+    setNotesMode(!editor.notesMode);
   } else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey) {
     event.preventDefault(); // a letter or sign is no digit: the cell keeps what it holds
   }
@@ -157,7 +164,51 @@ function onCellInput(event) {
     renderGrid();
     return;
   }
-  setCell(index, digits ? digits[digits.length - 1] : "0");
+  if (digits && /[1-9]/.test(digits[digits.length - 1])) typeDigit(index, digits[digits.length - 1]);
+  else clearCell(index);
+}
+
+// A digit typed: in notes mode it pencils that candidate in or out of the cell, else it is the
+// cell's digit (`setCell`).
+function typeDigit(index, digit) {
+  if (editor.notesMode) toggleCandidate(index, digit);
+  else setCell(index, digit);
+}
+
+// Delete: empties the cell of its digit, or of its candidates where it holds only those.
+function clearCell(index) {
+  const shown = editor.cells[index] !== "0" || editor.entries[index] !== "0";
+  if (!shown && editor.candidates[index]) setCandidates(index, "");
+  else setCell(index, "0");
+}
+
+// Pencil `digit` in or out of the candidates of a cell that holds no given; a cell of
+// candidates holds no entry, so an entry there goes.
+function toggleCandidate(index, digit) {
+  if (editor.cells[index] !== "0") {
+    renderGrid();
+    return;
+  }
+  const now = editor.candidates[index];
+  const next = now.includes(digit) ? now.replace(digit, "") : now + digit;
+  editor.entries[index] = "0";
+  hints.placed.delete(index);
+  setCandidates(index, next.split("").sort().join(""));
+}
+
+function setCandidates(index, digits) {
+  editor.candidates[index] = digits;
+  gridChanged(index);
+}
+
+// Notes mode (N, or the Notes button): digits typed are pencilled candidates.
+function setNotesMode(on) {
+  editor.notesMode = on;
+  const button = $("notes-mode");
+  button.setAttribute("aria-pressed", String(on));
+  button.textContent = on ? "Notes: on" : "Notes: off";
+  $("grid").classList.toggle("notes-mode", on);
+  renderGrid();
 }
 
 // A pasted digit goes into the cell; a pasted puzzle (81 cells, 0 or . for empty, any
@@ -172,6 +223,7 @@ function onCellPaste(event) {
   } else if (cells.length === 81) {
     editor.cells = cells.split("");
     editor.entries = editor.entries.map((d, i) => (cells[i] === "0" ? d : "0"));
+    editor.candidates = editor.candidates.map((c, i) => (cells[i] === "0" ? c : ""));
     gridChanged(index);
   } else {
     showMessage("warn", "Nothing pasted.", "Paste one digit, or a whole puzzle of 81 cells.");
@@ -189,6 +241,7 @@ function setCell(index, digit) {
   }
   cells[index] = digit;
   if (hinted && digit === "0") hints.placed.delete(index); // deleting a hint's digit clears it
+  if (digit !== "0") editor.candidates[index] = ""; // a digit written takes the candidates' place
   gridChanged(index);
 }
 
@@ -209,6 +262,7 @@ function toggleKind(index) {
 function gridChanged(index) {
   editor.wrong.delete(index);
   editor.unsure.delete(index);
+  editor.wrongCandidates.delete(index);
   editor.solution = null;
   hints.eliminations = [];
   hints.now = new Set();
@@ -296,7 +350,11 @@ function conflicts(cells) {
 }
 
 function edited() {
-  return editor.cells.join("") !== editor.base || editor.entries.join("") !== editor.baseEntries;
+  return (
+    editor.cells.join("") !== editor.base ||
+    editor.entries.join("") !== editor.baseEntries ||
+    editor.candidates.join(",") !== editor.baseCandidates.join(",")
+  );
 }
 
 function renderGrid() {
@@ -306,7 +364,15 @@ function renderGrid() {
     const given = digit !== "0";
     const entry = !given && editor.entries[i] !== "0" ? editor.entries[i] : "";
     const hinted = !given && !entry && hints.placed.has(i) ? hints.puzzle[i] : "0";
-    input.value = given ? digit : entry || (hinted !== "0" ? hinted : "");
+    // A cell's candidates give way to its answer, as in the picture, unless the answers are
+    // hidden, the person is pencilling (notes mode) or they leave the answer out.
+    const showNotes =
+      hidingAnswers() || !editor.solution || editor.notesMode || editor.wrongCandidates.has(i);
+    const notes = !given && !entry && hinted === "0" && showNotes ? editor.candidates[i] : "";
+    input.value = given ? digit : entry || (hinted !== "0" ? hinted : notes);
+    input.classList.toggle("notes", Boolean(notes));
+    input.classList.toggle("many", notes.length > 4);
+    input.classList.toggle("wrong-notes", Boolean(notes) && editor.wrongCandidates.has(i));
     input.classList.toggle("hinted", hinted !== "0");
     input.classList.toggle("hint-now", hints.now.has(i));
     input.classList.toggle("handwritten", Boolean(entry));
@@ -316,9 +382,12 @@ function renderGrid() {
     input.title = entry && expected ? `should be ${expected}` : "";
     // While hinting or checking only, the answers stay hidden: the person wants to go on alone.
     const showAnswers = editor.solution && !hidingAnswers();
-    const answer = !given && !entry && showAnswers ? editor.solution[i] : "";
+    const answer = !given && !entry && !notes && showAnswers ? editor.solution[i] : "";
     input.placeholder = answer;
-    const editedCell = digit !== editor.base[i] || editor.entries[i] !== editor.baseEntries[i];
+    const editedCell =
+      digit !== editor.base[i] ||
+      editor.entries[i] !== editor.baseEntries[i] ||
+      editor.candidates[i] !== editor.baseCandidates[i];
     input.classList.toggle("edited", editedCell && !entry);
     input.classList.toggle("corrected", editor.corrected.has(i) && digit === editor.base[i]);
     input.classList.toggle("conflict", bad.has(i));
@@ -328,6 +397,9 @@ function renderGrid() {
       what = `your entry ${entry}`;
       if (editor.wrong.has(i)) what += expected ? `, wrong: should be ${expected}` : ", wrong";
       if (editor.unsure.has(i)) what += ", too unclear to check";
+    } else if (notes) {
+      what = `your candidates ${notes.split("").join(" ")}`;
+      if (editor.wrongCandidates.has(i)) what += ", they leave out the answer";
     }
     input.setAttribute("aria-label", `${where}: ${what}`);
   });
@@ -426,6 +498,7 @@ async function solvePhoto(withEdits) {
   if (withEdits) {
     form.append("grid", grid);
     form.append("entries", editor.entries.join(""));
+    form.append("candidates", JSON.stringify(editor.candidates));
   }
   if (hidingAnswers()) form.append("check_only", "true");
   setBusy(true);
@@ -478,6 +551,8 @@ function showResult(body, fresh) {
       return body.solution && !marked.has(i) ? body.solution[i] : body.read[i];
     }).join("");
     editor.entries = editor.baseEntries.split("");
+    editor.baseCandidates = body.candidates.slice();
+    editor.candidates = body.candidates.slice();
     editor.corrected = new Set(body.corrected_cells.map(cellIndex));
     editor.rotation = body.rotation || 0;
   }
@@ -485,6 +560,7 @@ function showResult(body, fresh) {
   editor.solution = body.solution;
   editor.wrong = new Map(body.wrong_entries.map((e) => [cellIndex(e.cell), e.expected]));
   editor.unsure = new Set(body.unsure_entries.map((e) => cellIndex(e.cell)));
+  editor.wrongCandidates = new Set(body.wrong_candidates.map((e) => cellIndex(e.cell)));
   showPicture(body.image);
   $("result").hidden = false;
   $("drop").classList.add("compact");
@@ -505,13 +581,27 @@ function showResult(body, fresh) {
   showRating(body.grid);
   const edits =
     editor.cells.filter((d, i) => d !== editor.base[i]).length +
-    editor.entries.filter((d, i) => d !== editor.baseEntries[i]).length;
+    editor.entries.filter((d, i) => d !== editor.baseEntries[i]).length +
+    editor.candidates.filter((d, i) => d !== editor.baseCandidates[i]).length;
   const entries = editor.entries.filter((d, i) => d !== "0" && editor.cells[i] === "0").length;
+  const wrongNotes = editor.wrongCandidates.size;
+  const notesText = wrongNotes ? candidatesText(wrongNotes) : "";
   if (wrong) {
     const detail = hiding
       ? "They are ringed in red in the photo and struck through in the grid."
       : "They are ringed in red in the photo, with the right digit beside them.";
-    showMessage("error", `${wrong} of your entries ${wrong > 1 ? "are" : "is"} wrong.`, detail);
+    const more = notesText ? ` ${notesText} framed in purple.` : "";
+    showMessage(
+      "error",
+      `${wrong} of your entries ${wrong > 1 ? "are" : "is"} wrong.`,
+      `${detail}${more}`,
+    );
+  } else if (wrongNotes) {
+    showMessage(
+      "error",
+      `${notesText}.`,
+      "They are framed in purple in the photo and in the grid: the answer is not among them.",
+    );
   } else if (unsure) {
     showMessage(
       "warn",
@@ -570,6 +660,13 @@ async function showRating(puzzle) {
   rating.hidden = false;
 }
 
+// "2 cells of your candidates leave out the answer", for `count` such cells.
+function candidatesText(count) {
+  return count > 1
+    ? `${count} cells of your candidates leave out the answer`
+    : "1 cell of your candidates leaves out the answer";
+}
+
 function cellIndex(name) {
   return (Number(name[1]) - 1) * 9 + Number(name[3]) - 1;
 }
@@ -596,6 +693,7 @@ async function nextHint() {
   form.append("file", editor.file, editor.file.name || "photo.jpg");
   form.append("grid", editor.cells.join(""));
   form.append("entries", hintEntries());
+  form.append("candidates", JSON.stringify(editor.candidates));
   if (hints.eliminations.length) form.append("eliminations", hints.eliminations.join(" "));
   // The hint answers for the grid as shown: a solve still waiting for the last edit is dropped.
   clearTimeout(editor.timer);
@@ -662,6 +760,7 @@ async function nextHint() {
     marked(body.wrong_entries).map((i) => [i, editor.solution ? editor.solution[i] : null]),
   );
   editor.unsure = new Set(marked(body.unsure_entries));
+  editor.wrongCandidates = new Set(marked(body.wrong_candidates));
   showPicture(body.image);
   $("answer-caption").textContent =
     body.technique === null ? "Nothing more to hint." : "The next step, drawn into the photo.";
@@ -717,6 +816,10 @@ function setUpPhotoMode() {
   window.addEventListener("dragover", (event) => event.preventDefault());
   window.addEventListener("drop", (event) => event.preventDefault());
   $("hint").addEventListener("click", nextHint);
+  $("notes-mode").addEventListener("click", () => {
+    setNotesMode(!editor.notesMode);
+    if (editor.selected >= 0) editor.inputs[editor.selected].focus();
+  });
   $("kind-toggle").addEventListener("click", () => {
     if (editor.selected < 0) return;
     toggleKind(editor.selected);
@@ -727,6 +830,7 @@ function setUpPhotoMode() {
     resetHints();
     editor.cells = editor.base.split("");
     editor.entries = editor.baseEntries.split("");
+    editor.candidates = editor.baseCandidates.slice();
     renderGrid();
     solvePhoto(false);
     if (focused && $("undo").disabled) $("hint").focus(); // keep the keyboard in the controls
@@ -793,14 +897,41 @@ function setCameraState(text, kind = "") {
   state.className = `camera-state ${kind}`;
 }
 
+// Why the camera cannot start, and what to do instead: the page names each case the browser
+// tells apart (refused, missing, busy, not a secure page) rather than one vague failure.
+const CAMERA_PROBLEM = {
+  insecure:
+    "The camera works only on a secure page, and this one is plain http:// on a network " +
+    "address. On the computer, run sudoku-lens serve --lan and open the https:// address it " +
+    "prints (or scan its QR code). Take a photo on the Photo tab works here as it is.",
+  unsupported:
+    "This browser gives no access to a camera. Use Take a photo on the Photo tab instead.",
+  denied:
+    "The camera was refused. To allow it, tap the icon beside the address (a lock or sliders), " +
+    "open Permissions or Site settings, set Camera to Allow, and press Start camera again; on " +
+    "an iPhone: Settings, Safari, Camera. Or use Take a photo on the Photo tab.",
+  missing: "No camera was found on this device. Use Choose a photo on the Photo tab instead.",
+  busy:
+    "The camera is in use by another app or tab. Close it there and press Start camera " +
+    "again, or use the Photo tab.",
+};
+
+function cameraProblem(error) {
+  if (error.name === "NotAllowedError" || error.name === "SecurityError") return "denied";
+  if (error.name === "NotFoundError" || error.name === "OverconstrainedError") return "missing";
+  if (error.name === "NotReadableError" || error.name === "AbortError") return "busy";
+  return "";
+}
+
+function showCameraProblem(problem) {
+  setCameraState(CAMERA_PROBLEM[problem], "error");
+  $("camera-state").dataset.problem = problem;
+}
+
 async function startCamera() {
+  delete $("camera-state").dataset.problem;
   if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
-    setCameraState(
-      window.isSecureContext
-        ? "This browser gives no access to a camera."
-        : "The camera needs a secure page: open it as https:// or on localhost.",
-      "error",
-    );
+    showCameraProblem(window.isSecureContext ? "unsupported" : "insecure");
     return;
   }
   try {
@@ -809,16 +940,14 @@ async function startCamera() {
       audio: false,
     });
   } catch (error) {
-    const denied = error.name === "NotAllowedError" || error.name === "SecurityError";
-    const missing = error.name === "NotFoundError" || error.name === "OverconstrainedError";
-    setCameraState(
-      denied
-        ? "The camera is not allowed: allow it in the browser's site settings, or use the Photo tab."
-        : missing
-          ? "No camera found: use the Photo tab to upload a photo."
-          : `No camera: ${error.message || error.name}. Use the Photo tab to upload a photo.`,
-      "error",
-    );
+    const problem = cameraProblem(error);
+    if (problem) showCameraProblem(problem);
+    else {
+      setCameraState(
+        `The camera did not start: ${error.message || error.name}. Use the Photo tab instead.`,
+        "error",
+      );
+    }
     return;
   }
   const video = $("camera-video");
@@ -973,6 +1102,7 @@ function drawOverlay(ctx, result, scale) {
   ctx.lineJoin = "round";
   const wrong = new Map((result.wrong_entries || []).map((e) => [cellIndex(e.cell), e.expected]));
   const unsure = new Set((result.unsure_entries || []).map((e) => cellIndex(e.cell)));
+  const wrongNotes = new Set((result.wrong_candidates || []).map((e) => cellIndex(e.cell)));
   for (let i = 0; i < 81; i += 1) {
     const entry = result.entries && result.entries[i] !== "0";
     if (result.puzzle[i] !== "0" || (entry && !wrong.has(i) && !unsure.has(i))) continue;
@@ -985,6 +1115,14 @@ function drawOverlay(ctx, result, scale) {
     const [tx, ty] = map(c + 0.5, r);
     // One cell is 100 units wide in this local frame, so the 72 px font fills about 3/4 of it.
     ctx.setTransform((rx - lx) / 100, (ry - ly) / 100, (bx - tx) / 100, (by - ty) / 100, cx, cy);
+    if (wrongNotes.has(i)) {
+      // Candidates that leave out the answer: a purple frame along the cell's lines.
+      ctx.lineWidth = 5;
+      ctx.strokeStyle = "#a01eaa";
+      ctx.beginPath();
+      ctx.roundRect(-42, -42, 84, 84, 12);
+      ctx.stroke();
+    }
     if (entry) {
       // A wrong entry: a red ring around the person's digit, the right digit small beside it;
       // one read too unclearly to check: an orange ring and a question mark.
@@ -1053,6 +1191,24 @@ function setUpTabs() {
   $("camera-snap").addEventListener("click", snapFrame);
 }
 
+// Served with the certificate `serve --lan` made, the page explains the browser's warning once
+// per certificate (a renewed one brings the warning back, and the note with it).
+function showCertificateNote(fingerprint) {
+  const key = "sudoku-lens-certificate-seen";
+  let seen = null;
+  try {
+    seen = localStorage.getItem(key);
+    localStorage.setItem(key, fingerprint);
+  } catch (_) {
+    // storage refused (private browsing): the note shows on each visit
+  }
+  if (seen === fingerprint) return;
+  $("certificate-note").hidden = false;
+  $("certificate-note-close").addEventListener("click", () => {
+    $("certificate-note").hidden = true;
+  });
+}
+
 async function loadLimits() {
   try {
     const response = await fetch("/api/health");
@@ -1061,11 +1217,20 @@ async function loadLimits() {
       maxUploadBytes = health.max_upload_mb * 2 ** 20;
       $("max-mb").textContent = String(health.max_upload_mb);
     }
+    if (health.self_signed_fingerprint) showCertificateNote(health.self_signed_fingerprint);
   } catch (_) {
     // keep the default limit; the server still enforces its own
   }
 }
 
+// The home-screen shortcut "Live camera" opens /#camera: straight into camera mode.
+function openRequestedMode() {
+  if (location.hash !== "#camera") return;
+  selectTab("camera");
+  startCamera();
+}
+
 setUpPhotoMode();
 setUpTabs();
 loadLimits();
+openRequestedMode();

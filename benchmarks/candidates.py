@@ -1,0 +1,172 @@
+"""Checking the person's pencilled candidates on generated photos with planted wrong sets.
+
+For each seed a hand-filled photo is generated (`synth_filled_photo`: pen entries, pencil notes
+of 2-5 candidates each at its keypad place, `--wrong-notes` of the cells of notes planted with
+candidates that leave out the answer, the others holding it among theirs, exact truth), read, and
+checked by `answer_reading`. Reported: the share of planted wrong candidate sets reported (target
+>= 95%), the share of right candidate sets (two digits or more, the answer among them) reported
+wrong, the photos with any right set reported, where the planted sets not reported went
+(`MISSED`), and how often the candidates read are the candidates pencilled.
+
+`--kinds truth` (the default) takes each cell's kind from the generator, as certain, and
+everything else from the reader; `--kinds reader` uses the reader's own kinds: the whole thing,
+as a user gets it. `--candidates truth` gives the cells of notes the candidates pencilled
+instead of those read (the check alone).
+
+    python benchmarks/candidates.py --seeds 40
+    python benchmarks/candidates.py --seeds 40 --kinds reader
+    python benchmarks/candidates.py --seeds 40 --candidates truth
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse
+import dataclasses
+import sys
+import time
+
+import numpy as np
+
+from sudoku_lens.errors import SudokuLensError
+from sudoku_lens.pipeline import CHECKED_CANDIDATES, answer_reading
+from sudoku_lens.read.kinds import NOTES
+from sudoku_lens.read.reader import read_image
+from sudoku_lens.solve import Status
+from sudoku_lens.synth.handwriting import synth_filled_photo
+from sudoku_lens.train.fonts import HANDWRITING_PACKAGES, find_handwriting_fonts
+
+MISSED = (
+    "givens not solved",
+    "not read as notes",
+    "no candidates read",
+    "one candidate read",
+    "the answer read among them",
+)
+"""Where a planted wrong candidate set that is not reported went."""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=40, help="photos to generate (default 40)")
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=20001,
+        help="first seed (default 20001: the kinds model's training photos use seeds 0-479)",
+    )
+    parser.add_argument(
+        "--wrong-notes", type=int, default=3, help="cells of wrong candidates per photo"
+    )
+    parser.add_argument("--notes", type=float, default=0.3, help="share of free cells of notes")
+    parser.add_argument("--difficulty", default="medium", choices=("easy", "medium", "hard"))
+    parser.add_argument(
+        "--kinds",
+        choices=("truth", "reader"),
+        default="truth",
+        help="cell kinds from the generator (default) or from the reader",
+    )
+    parser.add_argument(
+        "--candidates",
+        choices=("truth", "reader"),
+        default="reader",
+        help="candidates read (default) or pencilled (the generator's)",
+    )
+    args = parser.parse_args()
+    fonts = [str(path) for path in find_handwriting_fonts()]
+    if not fonts:
+        print(
+            "warning: no handwriting fonts installed (Debian's "
+            + " ".join(HANDWRITING_PACKAGES)
+            + "): the pen entries are drawn with strokes alone",
+            file=sys.stderr,
+        )
+
+    planted = caught = right_sets = flagged = alarmed = solved = lost = 0
+    notes_cells = exact = read_any = 0
+    missed = dict.fromkeys(MISSED, 0)
+    start = time.perf_counter()
+    for seed in range(args.first, args.first + args.seeds):
+        sample = synth_filled_photo(
+            seed,
+            args.difficulty,
+            notes=args.notes,
+            wrong_notes=args.wrong_notes,
+            font_files=fonts,
+        )
+        truth = sample.filled
+        wrong = truth.wrong_candidates
+        try:
+            reading = read_image(sample.photo.image)
+        except SudokuLensError:
+            lost += 1
+            continue
+        if args.kinds == "truth":
+            reading = reading.with_kinds(truth.kinds)
+        if args.candidates == "truth":
+            reading = dataclasses.replace(reading, candidates=truth.candidates)
+        for r, c in np.argwhere(truth.kinds == NOTES):
+            notes_cells += 1
+            read = reading.candidates[r][c]
+            exact += read == truth.candidates[r][c]
+            read_any += bool(read)
+        answer = answer_reading(reading)
+        planted += int(wrong.sum())
+        right = (
+            np.array(
+                [[len(cell) >= CHECKED_CANDIDATES for cell in row] for row in truth.candidates]
+            )
+            & ~wrong
+        )
+        right_sets += int(right.sum())
+        if answer.status is not Status.SOLVED or answer.solution is None:
+            missed["givens not solved"] += int(wrong.sum())
+            continue
+        solved += 1
+        reported = {cell.cell for cell in answer.wrong_candidates}
+        for r, c in np.argwhere(wrong):
+            cell = (int(r), int(c))
+            if cell in reported:
+                caught += 1
+            elif answer.kinds[cell] != NOTES:
+                missed["not read as notes"] += 1
+            elif not answer.candidates[r][c]:
+                missed["no candidates read"] += 1
+            elif len(answer.candidates[r][c]) < CHECKED_CANDIDATES:
+                missed["one candidate read"] += 1
+            else:
+                missed["the answer read among them"] += 1
+        false = sum((int(r), int(c)) in reported for r, c in np.argwhere(right))
+        flagged += false
+        alarmed += bool(reported - {(int(r), int(c)) for r, c in np.argwhere(wrong)})
+    seconds = time.perf_counter() - start
+
+    def share(part: int, whole: int) -> str:
+        return f"{100 * part / whole:.1f}%" if whole else "n/a"
+
+    print(
+        f"{args.seeds} photos ({args.difficulty}, kinds from the {args.kinds}, candidates from "
+        f"the {args.candidates}), "
+        f"{seconds:.1f} s: givens solved on {solved}, grid lost on {lost}"
+    )
+    print(
+        f"planted wrong candidate sets reported: {caught}/{planted} "
+        f"({share(caught, planted)}; target >= 95%)"
+    )
+    print(
+        f"right candidate sets (2+ digits, the answer among them) reported wrong: "
+        f"{flagged}/{right_sets} ({share(flagged, right_sets)}); photos with a cell reported "
+        f"that holds no planted wrong set: {alarmed}"
+    )
+    print("planted sets not reported: " + ", ".join(f"{why} {n}" for why, n in missed.items()))
+    print(
+        f"cells of notes whose candidates were read exactly: {exact}/{notes_cells} "
+        f"({share(exact, notes_cells)}), any read: {read_any} ({share(read_any, notes_cells)})"
+    )
+
+
+if __name__ == "__main__":
+    main()
