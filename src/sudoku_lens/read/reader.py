@@ -37,6 +37,9 @@ from sudoku_lens.read.kinds import (
     read_cells,
 )
 
+NO_CANDIDATES: tuple[tuple[tuple[int, ...], ...], ...] = (((),) * 9,) * 9
+"""`Reading.candidates` of a grid without pencil notes."""
+
 
 @dataclass(frozen=True, eq=False)  # its arrays have no single truth value: compared by identity
 class Reading:
@@ -69,6 +72,9 @@ class Reading:
     """The decoded image the corners refer to (the caller's own array for `read_image`)."""
     location: GridLocation | None = None
     """The grid as found in the image (not turned upright): cells, rectified grid, lattice."""
+    candidates: tuple[tuple[tuple[int, ...], ...], ...] = NO_CANDIDATES
+    """9 rows of 9 sorted tuples of the digits pencilled small in each upright cell read as
+    pencil notes (`kinds` NOTES), () elsewhere and where none was made out."""
 
     @property
     def givens(self) -> np.ndarray:
@@ -97,7 +103,8 @@ class Reading:
         """JSON-ready summary, as `sudoku-lens read --json` prints it: `grid` (81 characters,
         every digit read, '0' for empty cells and pencil notes), `kinds` (81 characters of
         `KIND_CHARS`), `givens` (the printed digits only), `corners` (see `corners_json`),
-        `rotation`, `confidences` (81 values, row by row) and `seconds`."""
+        `rotation`, `confidences` (81 values, row by row), `candidates` (81 strings of the
+        digits pencilled in each cell, `""` where none, see `candidates_json`) and `seconds`."""
         return {
             "grid": grid_json(self.grid),
             "kinds": kinds_text(self.kinds),
@@ -105,6 +112,7 @@ class Reading:
             "corners": corners_json(self.corners),
             "rotation": int(self.rotation),
             "confidences": [round(float(v), 3) for v in self.confidence.ravel()],
+            "candidates": candidates_json(self.candidates),
             "seconds": round(self.timings["total"], 4),
         }
 
@@ -284,6 +292,11 @@ def _blank_probabilities() -> np.ndarray:
     """The digit model's probabilities (10,) of a blank cell, for a cell read as holding no
     digit."""
     return DigitClassifier.default().blank_probabilities()
+
+
+def candidates_json(candidates: tuple[tuple[tuple[int, ...], ...], ...]) -> list[str]:
+    """81 strings, row by row, of each cell's pencilled digits (`"45"`), `""` where none."""
+    return ["".join(map(str, cell)) for row in candidates for cell in row]
 
 
 def corners_json(corners: np.ndarray | None) -> list[list[float]] | None:
