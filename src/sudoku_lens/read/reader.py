@@ -17,12 +17,22 @@ from typing import Any
 import numpy as np
 
 from sudoku_lens.puzzle import grid_json
+from sudoku_lens.read.content import (
+    CANDIDATES,
+    NOTHING,
+    candidate_digits,
+    ink_level,
+    pencilled_digits,
+    read_contents,
+    upright_inks,
+)
 from sudoku_lens.read.digits import DigitClassifier, rotate_grid
 from sudoku_lens.read.grid import GridLocation, GridSearch, locate_grid
 from sudoku_lens.read.grid.cells import check_whole, recut
 from sudoku_lens.read.grid.restore import deepened, restored
 from sudoku_lens.read.image_io import load_image
 from sudoku_lens.read.kinds import (
+    EMPTY,
     HANDWRITTEN,
     KEYPAD_MARKS,
     KEYPAD_NOTES_CHANCE,
@@ -158,13 +168,7 @@ def _read(
     retry: bool = True,
 ) -> Reading:
     """Read a decoded image, adding each stage's seconds and their total to `timings`."""
-    location = locate_grid(image_bgr, timings=timings, trace=trace, retry=retry)
-    start = time.perf_counter()
-    location, cells = _read_faint(location, read_cells(location))
-    location, cells = _read_restored(location, cells)
-    inked = np.array([found.mask is not None for found in cells.found]).reshape(9, 9)
-    check_whole(location.lattice, *image_bgr.shape[:2], inked)
-    timings["digits"] = time.perf_counter() - start
+    location, cells = read_grid_cells(image_bgr, timings, trace, retry)
     start = time.perf_counter()
     predicted = KindClassifier.default().predict(cells.features)
     grid, kinds, kind_probabilities = assign_kinds(predicted, cells.candidates, cells.features)
@@ -176,6 +180,7 @@ def _read(
             r, c = upright[cell]
             grid[r, c], kinds[r, c] = 0, NOTES
             kind_probabilities[r, c] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
+    candidates = _read_candidates(cells, predicted[..., NOTES], grid, kinds, kind_probabilities)
     read_empty = (cells.probabilities.argmax(axis=2) == 0)[..., None]
     probabilities = np.where(
         (grid > 0)[..., None],
@@ -194,7 +199,77 @@ def _read(
         timings=timings,
         image=image_bgr,
         location=location,
+        candidates=candidates,
     )
+
+
+OVER_DIGIT = 0.9
+"""Least probability of candidates the cell-content model gives a cell the digit and kinds
+models read as a digit for it to be pencil notes instead. Set on the training photos: of the
+291 candidate cells of kubiesa-train's training split that today's digit and kinds models took
+for a digit, 282 are at 0.9 or more, and 2 of the 10,440 digits of wicht-v2-train's mixed/
+training photos (6 at 0.5)."""
+
+NOTES_POSSIBLE = 1e-6
+"""Least probability of pencil notes the kinds model gives a cell read as a digit for the
+cell-content model to make it notes (OVER_DIGIT). Set on the same training photos: the 282
+kubiesa candidate cells over OVER_DIGIT all have 1e-6 or more; the 2 wicht digits, less."""
+
+
+def _read_candidates(
+    cells: CellReading,
+    notes_chance: np.ndarray,
+    grid: np.ndarray,
+    kinds: np.ndarray,
+    kind_probabilities: np.ndarray,
+) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The pencilled candidates of each upright cell (`Reading.candidates`), as the cell-content
+    model reads them from the cells' own ink (`read.content`), setting `grid`, `kinds` and
+    `kind_probabilities` in place: a cell the model calls candidates is pencil notes, never an
+    entry, whatever the digit and kinds models made of it (where they read a digit: when the
+    model is sure of it, OVER_DIGIT, and the kinds model's own probability of notes for the cell,
+    `notes_chance`, does not rule them out, NOTES_POSSIBLE); one read as notes that the model sees
+    nothing in is empty. A full-size entry beside old small marks the model calls a digit, and it
+    stays the digit read. The digits of a notes cell are its marks read one by one by the digit
+    model (`pencilled_digits`), or the model's candidate outputs where no mark is made out."""
+    content, chances = read_contents(cells.found, cells.turns)
+    verdict = content.argmax(axis=2)
+    sure = (content[..., CANDIDATES] >= OVER_DIGIT) & (notes_chance >= NOTES_POSSIBLE)
+    notes = (verdict == CANDIDATES) & ((grid == 0) | sure)
+    grid[notes], kinds[notes] = 0, NOTES
+    emptied = (kinds == NOTES) & (verdict == NOTHING)
+    kinds[emptied] = EMPTY
+    changed = notes | emptied
+    kind_probabilities[changed] = np.eye(len(KIND_NAMES), dtype=np.float32)[kinds[changed]]
+    notes_cells = [int(i) for i in np.flatnonzero(kinds.ravel() == NOTES)]
+    inks = upright_inks(cells.found, cells.turns)
+    digits = pencilled_digits([inks[i] for i in notes_cells], DigitClassifier.default())
+    rows = [[() for _ in range(9)] for _ in range(9)]
+    for cell, written in zip(notes_cells, digits, strict=True):
+        r, c = divmod(cell, 9)
+        rows[r][c] = written or candidate_digits(chances[r, c])
+    return tuple(tuple(row) for row in rows)
+
+
+def read_grid_cells(
+    image_bgr: np.ndarray,
+    timings: dict[str, float] | None = None,
+    trace: GridSearch | None = None,
+    retry: bool = True,
+) -> tuple[GridLocation, CellReading]:
+    """The grid of a decoded image and its cells read by the digit model, as `read_image`
+    reads them (again with the contrast stretched when faint, or restored when unsure), the
+    grid checked whole; the seconds of each stage are added to `timings` when given. Raises
+    GridNotFoundError when no grid is seen."""
+    timings = {} if timings is None else timings
+    location = locate_grid(image_bgr, timings=timings, trace=trace, retry=retry)
+    start = time.perf_counter()
+    location, cells = _read_faint(location, read_cells(location))
+    location, cells = _read_restored(location, cells)
+    inked = np.array([found.mask is not None for found in cells.found]).reshape(9, 9)
+    check_whole(location.lattice, *image_bgr.shape[:2], inked)
+    timings["digits"] = time.perf_counter() - start
+    return location, cells
 
 
 UNSURE = -0.3
@@ -229,10 +304,9 @@ their contrast (benchmarks/conditions.py), read exactly: 30 and 29 at 30 and at 
 
 def stroke_level(cells: CellReading) -> float:
     """The stroke darkness of a grid's digits, in grey levels: the 75th percentile of that of
-    its marks (`CellInk.level`), as the digit finder's own reference for a smudge is; 0 for a
-    grid without marks."""
-    levels = [found.level for found in cells.found if found.mask is not None]
-    return float(np.percentile(levels, 75)) if levels else 0.0
+    its marks (`content.ink_level`), as the digit finder's own reference for a smudge is; 0 for
+    a grid without marks."""
+    return ink_level(cells.found)
 
 
 def _read_faint(location: GridLocation, cells: CellReading) -> tuple[GridLocation, CellReading]:
