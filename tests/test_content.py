@@ -25,6 +25,7 @@ from sudoku_lens.read.content import (
 from sudoku_lens.read.digits import WORK, CellInk
 from sudoku_lens.read.kinds import NOTES
 from sudoku_lens.read.reader import candidates_json, read_photo
+from sudoku_lens.synth.handwriting import stroke_digit
 from sudoku_lens.synth.scene import synth_photo
 
 
@@ -62,27 +63,36 @@ def test_candidate_digits_are_those_likely_or_the_likeliest() -> None:
     assert candidate_digits(np.array([0.1, 0.3, 0, 0, 0, 0, 0, 0, 0])) == (2,)
 
 
-def pencilled(image: np.ndarray, corners: np.ndarray, cell: tuple[int, int], text: str) -> None:
-    """Write `text` small in grey pencil at the top left of an upright, unturned photo's cell."""
-    (x0, y0), (x1, _), _, (_, y3) = corners
-    side_x, side_y = (x1 - x0) / 9, (y3 - y0) / 9
+def pencil(image: np.ndarray, corners: np.ndarray, cell: tuple[int, int], digits: str) -> None:
+    """Pencil `digits` small (a third of the cell tall) side by side at the top left of a cell
+    of an upright photo whose grid has `corners`, in pen strokes of grey pencil."""
+    rng = np.random.default_rng(sum(map(ord, digits)))
+    unit = np.float32([[0, 0], [9, 0], [9, 9], [0, 9]])
+    to_image = cv2.getPerspectiveTransform(unit, np.asarray(corners, np.float32))
+    side = float(np.linalg.norm(corners[1] - corners[0])) / 9
     r, c = cell
-    origin = (int(x0 + (c + 0.12) * side_x), int(y0 + (r + 0.36) * side_y))
-    cv2.putText(
-        image, text, origin, cv2.FONT_HERSHEY_SIMPLEX, side_y / 90, (110, 110, 110), 2, cv2.LINE_AA
-    )
+    at = np.float32([[[c + 0.12, r + 0.1]]])
+    x, y = (int(v) for v in cv2.perspectiveTransform(at, to_image)[0, 0])
+    for digit in digits:
+        height = int(0.3 * side)
+        glyph = stroke_digit(int(digit), height, max(1.5, 0.1 * height), rng)
+        h, w = glyph.shape
+        patch = image[y : y + h, x : x + w].astype(np.float32)
+        patch *= 1.0 - 0.6 * glyph[..., None]
+        image[y : y + h, x : x + w] = patch.astype(np.uint8)
+        x += w + int(0.05 * side)
 
 
 def test_pencilled_candidates_are_notes_with_their_digits_never_an_entry() -> None:
-    made = synth_photo(11, "easy", rotation=0)
+    made = synth_photo(11, "easy", rotation=0, size=(1600, 1200))
     image = made.image.copy()
     empty = [tuple(map(int, rc)) for rc in np.argwhere(made.puzzle == 0)[:3]]
-    for cell, text in zip(empty, ("45", "28", "7"), strict=True):
-        pencilled(image, made.corners, cell, text)
+    for cell, digits in zip(empty, ("45", "28", "7"), strict=True):
+        pencil(image, made.corners, cell, digits)
     reading = read_photo(image)
     for cell in empty:
         assert reading.grid[cell] == 0 and reading.kinds[cell] == NOTES, cell
-    assert [reading.candidates[r][c] for r, c in empty[:2]] == [(4, 5), (2, 8)]
+    assert [reading.candidates[r][c] for r, c in empty] == [(4, 5), (2, 8), (7,)]
     np.testing.assert_array_equal(reading.grid, made.puzzle)
     strings = candidates_json(reading.candidates)
     assert len(strings) == 81 and strings[empty[0][0] * 9 + empty[0][1]] == "45"
