@@ -123,7 +123,7 @@ def test_content_model_training_exports_a_small_model(tmp_path: Path) -> None:
     (folder / "metadata.csv").write_text("\n".join(rows) + "\n")
     out = tmp_path / "cells.onnx"
     reports = run_cells_training(
-        folder, None, out, epochs=1, synthetic=200, log=lambda message: None
+        folder, None, out, epochs=1, synthetic=200, generated=2, log=lambda message: None
     )
     assert out.is_file() and out.stat().st_size < 512 * 1024
     (report,) = reports.values()

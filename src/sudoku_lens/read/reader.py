@@ -19,7 +19,6 @@ import numpy as np
 from sudoku_lens.puzzle import grid_json
 from sudoku_lens.read.content import (
     CANDIDATES,
-    NOTHING,
     candidate_digits,
     ink_level,
     pencilled_digits,
@@ -32,7 +31,6 @@ from sudoku_lens.read.grid.cells import check_whole, recut
 from sudoku_lens.read.grid.restore import deepened, restored
 from sudoku_lens.read.image_io import load_image
 from sudoku_lens.read.kinds import (
-    EMPTY,
     HANDWRITTEN,
     KEYPAD_MARKS,
     KEYPAD_NOTES_CHANCE,
@@ -228,19 +226,16 @@ def _read_candidates(
     `kind_probabilities` in place: a cell the model calls candidates is pencil notes, never an
     entry, whatever the digit and kinds models made of it (where they read a digit: when the
     model is sure of it, OVER_DIGIT, and the kinds model's own probability of notes for the cell,
-    `notes_chance`, does not rule them out, NOTES_POSSIBLE); one read as notes that the model sees
-    nothing in is empty. A full-size entry beside old small marks the model calls a digit, and it
-    stays the digit read. The digits of a notes cell are its marks read one by one by the digit
-    model (`pencilled_digits`), or the model's candidate outputs where no mark is made out."""
+    `notes_chance`, does not rule them out, NOTES_POSSIBLE). A full-size entry beside old small
+    marks the model calls a digit, and it stays the digit read. The digits of a notes cell are
+    its marks read one by one by the digit model (`pencilled_digits`), or the model's candidate
+    outputs where no mark is made out."""
     content, chances = read_contents(cells.found, cells.turns)
     verdict = content.argmax(axis=2)
     sure = (content[..., CANDIDATES] >= OVER_DIGIT) & (notes_chance >= NOTES_POSSIBLE)
     notes = (verdict == CANDIDATES) & ((grid == 0) | sure)
     grid[notes], kinds[notes] = 0, NOTES
-    emptied = (kinds == NOTES) & (verdict == NOTHING)
-    kinds[emptied] = EMPTY
-    changed = notes | emptied
-    kind_probabilities[changed] = np.eye(len(KIND_NAMES), dtype=np.float32)[kinds[changed]]
+    kind_probabilities[notes] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
     notes_cells = [int(i) for i in np.flatnonzero(kinds.ravel() == NOTES)]
     inks = upright_inks(cells.found, cells.turns)
     digits = pencilled_digits([inks[i] for i in notes_cells], DigitClassifier.default())

@@ -7,6 +7,8 @@ cell's own ink, cut and scaled as the reader does (`read.content.cell_input`). I
   candidates from candidates.tsv), cut along the reader's own lattice and along jittered ones;
 - the training photos (N % 5 != 0) of the Wicht & Hennebert set's printed/ and mixed/ folders
   (empty cells and digits, printed and handwritten), cut likewise (`train.photos`);
+- generated hand-filled photos (`generated_photo_cells`: the generator's pens, entries and
+  pencil notes), read by the reader;
 - generated cells (`synthetic_cells`): candidates shaped as people pencil them (a pair or a
   triple at the top left, keypad places, a lone digit anywhere, ghosts of rubbed-out ones, pencil
   grey or pen, a fifth to a third of the cell tall), full-size entries beside old small marks,
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,8 +47,10 @@ from sudoku_lens.read.content import (
 from sudoku_lens.read.digits import WORK, CellInk, find_inks
 from sudoku_lens.read.grid import cut_grid
 from sudoku_lens.read.image_io import load_image
+from sudoku_lens.read.kinds import NOTES
 from sudoku_lens.read.reader import read_grid_cells
-from sudoku_lens.synth.handwriting import elastic, stroke_digit
+from sudoku_lens.synth.handwriting import PENS, elastic, stroke_digit, synth_filled_photo
+from sudoku_lens.train.fonts import find_handwriting_fonts
 from sudoku_lens.train.model import export_onnx, one_cycle_adamw
 from sudoku_lens.train.photos import cut_cells, jitter_lattice, load_photos
 
@@ -172,6 +176,39 @@ def wicht_cells(root: Path, *, jitters: int, seed: int, log: Log) -> CellSet:
                 found = find_inks(cut_cells(image, photo, rng).cells)
                 sets.append(grid_cells(found, cells.turns, photo.labels, None))
     log(f"{root.name}: {len(sets)} grid cuts, {skipped} photos read the wrong way up left out")
+    return CellSet.concat(sets)
+
+
+GENERATED_SEED = 500_000
+"""First seed of the generated hand-filled photos trained on (benchmarks/handwriting.py reads
+seeds 10001-40000, the kinds training's report 900000 up)."""
+
+
+def generated_photo_cells(count: int, seed: int, *, handwriting_fonts: Sequence[str]) -> CellSet:
+    """Samples of `count` generated hand-filled photos (`synth_filled_photo`, seeds from
+    GENERATED_SEED + seed): each pen in turn, entries and the generator's pencil notes (2 to 5
+    small candidates at their keypad places, which digits not kept: trained as candidates only),
+    read as the reader reads them."""
+    pens = sorted(PENS)
+    rng = np.random.default_rng(seed)
+    sets = []
+    for i in _progress(range(count), "generated photos"):
+        made = synth_filled_photo(
+            GENERATED_SEED + seed + i,
+            str(rng.choice(["easy", "medium", "hard"])),
+            entries=float(rng.uniform(0.1, 1.0)),
+            notes=float(rng.uniform(0.1, 0.4)),
+            pen=pens[i % len(pens)],
+            font_files=handwriting_fonts,
+        )
+        try:
+            _, cells = read_grid_cells(made.photo.image)
+        except SudokuLensError:
+            continue
+        truth = made.filled
+        labels = np.where(truth.kinds == NOTES, CANDIDATES_LABEL, truth.digits)
+        if _agrees(cells.candidates, labels):
+            sets.append(grid_cells(list(cells.found), cells.turns, labels, None))
     return CellSet.concat(sets)
 
 
@@ -446,6 +483,7 @@ def run_cells_training(
     epochs: int = 5,
     seed: int = 0,
     synthetic: int = 20_000,
+    generated: int = 150,
     log: Log = print,
 ) -> dict[str, CellReport]:
     """Build the samples, train, export to `out` and report on the validation cells of the
@@ -455,6 +493,11 @@ def run_cells_training(
     if wicht is not None:
         parts.append(wicht_cells(wicht, jitters=0, seed=seed + 1, log=log))
     parts.append(synthetic_cells(synthetic, seed + 2))
+    parts.append(
+        generated_photo_cells(
+            generated, seed, handwriting_fonts=[str(p) for p in find_handwriting_fonts()]
+        )
+    )
     data = CellSet.concat(parts)
     log(
         f"cells: {len(data)} samples ({np.bincount(data.content, minlength=3).tolist()} "
