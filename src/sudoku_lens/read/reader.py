@@ -203,15 +203,17 @@ def _read(
 
 OVER_DIGIT = 0.9
 """Least probability of candidates the cell-content model gives a cell the digit and kinds
-models read as a digit for it to be pencil notes instead. Set on the training photos: of the
-291 candidate cells of kubiesa-train's training split that today's digit and kinds models took
-for a digit, 282 are at 0.9 or more, and 2 of the 10,440 digits of wicht-v2-train's mixed/
-training photos (6 at 0.5)."""
+models read as a digit for it to be pencil notes instead. Set on training photos: of the 291
+candidate cells of kubiesa-train's training split that the digit and kinds models take for a
+digit, 285 are at 0.9 or more, and none of the 10,440 digits of wicht-v2-train's mixed/ training
+photos is (16 at 0.5). On 40 generated hand-filled photos not trained on (seeds 600000 up), 4 of
+1,189 pen entries are at 0.9 or more, 1 at 0.98; 0.98 would keep 269 of the 291 candidates."""
 
 NOTES_POSSIBLE = 1e-6
 """Least probability of pencil notes the kinds model gives a cell read as a digit for the
-cell-content model to make it notes (OVER_DIGIT). Set on the same training photos: the 282
-kubiesa candidate cells over OVER_DIGIT all have 1e-6 or more; the 2 wicht digits, less."""
+cell-content model to make it notes (OVER_DIGIT): two models that see a cell differently must
+both allow notes. All 285 kubiesa training candidate cells over OVER_DIGIT are at 1e-6 or more;
+pen entries the kinds model is sure of (0 to 1e-6) are left entries."""
 
 
 def _read_candidates(

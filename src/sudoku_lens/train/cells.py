@@ -489,10 +489,12 @@ def run_cells_training(
     """Build the samples, train, export to `out` and report on the validation cells of the
     cell-labelled folder `labelled`."""
     start = time.perf_counter()
-    parts = [labelled_cells(labelled, "train", jitters=2, seed=seed, log=log)]
+    parts = [
+        labelled_cells(labelled, "train", jitters=2, seed=seed, log=log),
+        synthetic_cells(synthetic, seed + 2),
+    ]
     if wicht is not None:
         parts.append(wicht_cells(wicht, jitters=0, seed=seed + 1, log=log))
-    parts.append(synthetic_cells(synthetic, seed + 2))
     parts.append(
         generated_photo_cells(
             generated, seed, handwriting_fonts=[str(p) for p in find_handwriting_fonts()]
