@@ -116,14 +116,19 @@ class ContentClassifier:
 
 
 def read_contents(
-    found: Sequence[CellInk], turns: int, classifier: ContentClassifier | None = None
+    found: Sequence[CellInk],
+    turns: int,
+    classifier: ContentClassifier | None = None,
+    wanted: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(9, 9, 3) content and (9, 9, 9) candidate probabilities of the upright puzzle's cells
-    from their ink (`found`, as laid in the photo). A cell without a mark (`is_marked`) is
-    empty without being shown to the model."""
+    from their ink (`found`, as laid in the photo). A cell without a mark (`is_marked`), or
+    left out of `wanted` ((9, 9) bool, upright: all cells by default), is empty without being
+    shown to the model."""
     inks = upright_inks(found, turns)
     level = ink_level(found)
-    marked = [i for i, ink in enumerate(inks) if is_marked(ink)]
+    wanted = np.ones(81, bool) if wanted is None else np.asarray(wanted, bool).ravel()
+    marked = [i for i, ink in enumerate(inks) if wanted[i] and is_marked(ink)]
     content = np.zeros((81, len(CONTENT_NAMES)), np.float32)
     content[:, NOTHING] = 1.0
     candidates = np.zeros((81, 9), np.float32)
@@ -178,10 +183,12 @@ def mark_masks(ink: np.ndarray) -> list[np.ndarray]:
         return []
     marks = (cell > max(MARKED, MARK_SHARE * peak)).view(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
+    darkest = np.zeros(count, cell.dtype)
+    np.maximum.at(darkest, labels.ravel(), cell.ravel())
     boxes = []
     for i in range(1, count):
         x, y, w, h, area = (int(v) for v in stats[i])
-        if area >= MARKED_PIXELS and cell[labels == i].max() >= GHOST_SHARE * peak:
+        if area >= MARKED_PIXELS and darkest[i] >= GHOST_SHARE * peak:
             boxes.append([x, y, x + w, y + h, [i]])
     boxes.sort(key=lambda box: box[0])
     groups: list[list] = []

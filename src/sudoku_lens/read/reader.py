@@ -231,10 +231,12 @@ def _read_candidates(
     `notes_chance`, does not rule them out, NOTES_POSSIBLE). A full-size entry beside old small
     marks the model calls a digit, and it stays the digit read. The digits of a notes cell are
     its marks read one by one by the digit model (`pencilled_digits`), or the model's candidate
-    outputs where no mark is made out."""
-    content, chances = read_contents(cells.found, cells.turns)
+    outputs where no mark is made out. Only the cells whose reading the model may change are
+    shown to it."""
+    possible = (grid == 0) | (notes_chance >= NOTES_POSSIBLE)
+    content, chances = read_contents(cells.found, cells.turns, wanted=possible)
     verdict = content.argmax(axis=2)
-    sure = (content[..., CANDIDATES] >= OVER_DIGIT) & (notes_chance >= NOTES_POSSIBLE)
+    sure = (content[..., CANDIDATES] >= OVER_DIGIT) & possible
     notes = (verdict == CANDIDATES) & ((grid == 0) | sure)
     grid[notes], kinds[notes] = 0, NOTES
     kind_probabilities[notes] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
