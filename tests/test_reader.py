@@ -118,6 +118,7 @@ def test_reading_json_has_lines_rounded_corners_and_81_confidences() -> None:
         "confidences",
         "seconds",
     }
+    assert summary["candidates"] == [""] * 81, "a printed puzzle: no pencil candidates"
     assert summary["grid"] == "".join(str(v) for v in reading.grid.ravel())
     assert summary["kinds"] == "".join(".p"[int(v > 0)] for v in reading.grid.ravel())
     assert summary["givens"] == summary["grid"], "a printed puzzle: every digit is a given"

@@ -1,4 +1,5 @@
-"""Measure how well photos are read against their expected grids (`.dat` files beside them).
+"""Measure how well photos are read against their expected grids (`.dat` files beside them, or
+a cell-labelled folder's labels: `evaluate_labelled`).
 
 A photo `imageN.jpg` comes with `imageN.dat` (Wicht & Hennebert's format): line 1 the phone,
 line 2 the image format, then 9 lines of 9 space-separated digits, 0 for an empty cell, in the
@@ -22,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from sudoku_lens.errors import SudokuLensError
+from sudoku_lens.read.cell_labels import CANDIDATES_LABEL, LabelledPhoto
 from sudoku_lens.read.dataset import grid_text, in_split, photo_kinds, photo_number
 from sudoku_lens.read.dataset import read_dat as read_dat_grid
 from sudoku_lens.read.formats import IMAGE_SUFFIXES
@@ -362,3 +364,274 @@ def _describe(result: PhotoResult) -> str:
         more = ", ..." if len(kinds) > 6 else ""
         text += f", {len(kinds)} kinds wrong ({', '.join(kinds[:6])}{more})"
     return text
+
+
+CLASS_NAMES = (".", "1", "2", "3", "4", "5", "6", "7", "8", "9", "n")
+"""The 11 classes of a cell-labelled folder's cells (`read.cell_labels`), by label: empty, the
+nine digits, pencilled candidates."""
+
+CORNERS_FAR = 0.05
+"""Distance of a grid corner found from the labelled one, as a share of the grid's side, beyond
+which the photo is counted as located far off."""
+
+
+@dataclass(frozen=True)
+class LabelledResult:
+    """How one photo of a cell-labelled folder was read."""
+
+    file: str
+    expected: tuple[int, ...]
+    """81 labels, row by row: 0 empty, 1-9 a digit, 10 candidates."""
+    read: tuple[int, ...] | None
+    """81 labels as read (10 for a cell read as pencil notes), None when reading failed."""
+    seconds: float
+    error: str | None = None
+    expected_candidates: dict[int, str] | None = None
+    """The pencilled digits of each cell labelled candidates (cell index 0-80: "45"), None
+    when the folder gives none."""
+    read_candidates: tuple[str, ...] | None = None
+    """81 strings of the candidates read in each cell ("" where none), None when not read."""
+    corner_error: float | None = None
+    """The largest distance of a grid corner found from the labelled one, as a share of the
+    grid's side; None when not read or the corners are not labelled."""
+
+    @property
+    def wrong_cells(self) -> int:
+        """Cells whose class (empty, digit, candidates) was read wrong; 81 when not read."""
+        if self.read is None:
+            return 81
+        return sum(a != b for a, b in zip(self.expected, self.read, strict=True))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "expected": "".join(CLASS_NAMES[v] for v in self.expected),
+            "read": None if self.read is None else "".join(CLASS_NAMES[v] for v in self.read),
+            "wrong_cells": self.wrong_cells,
+            "candidates_wrong": {
+                _cell_name(cell): {"written": digits, "read": self.read_candidates[cell]}
+                for cell, digits in (self.expected_candidates or {}).items()
+                if self.read_candidates is not None and self.read_candidates[cell] != digits
+            },
+            "corner_error": None if self.corner_error is None else round(self.corner_error, 4),
+            "seconds": round(self.seconds, 4),
+            "error": self.error,
+        }
+
+
+@dataclass(frozen=True)
+class LabelledEvaluation:
+    """Results over the photos of a cell-labelled folder, measured as the set's author does
+    (cells right over the 11 classes) and on what matters for pencil candidates."""
+
+    results: list[LabelledResult] = field(default_factory=list)
+
+    @property
+    def photos(self) -> int:
+        return len(self.results)
+
+    @property
+    def grids_exact(self) -> int:
+        return sum(r.wrong_cells == 0 for r in self.results)
+
+    @property
+    def cells_right(self) -> int:
+        return 81 * self.photos - sum(r.wrong_cells for r in self.results)
+
+    @property
+    def cell_accuracy(self) -> float:
+        return self.cells_right / (81 * self.photos) if self.photos else 0.0
+
+    @property
+    def median_seconds(self) -> float:
+        return statistics.median(r.seconds for r in self.results) if self.results else 0.0
+
+    @property
+    def confusion(self) -> np.ndarray:
+        """(11, 11) counts of cells by expected class (row) and class read (column), over the
+        photos that could be read."""
+        counts = np.zeros((11, 11), np.int64)
+        for result in self.results:
+            if result.read is not None:
+                np.add.at(counts, (list(result.expected), list(result.read)), 1)
+        return counts
+
+    def candidates_as_digit(self) -> tuple[int, int]:
+        """(candidate cells read as a digit, candidate cells), every cell of a photo not read
+        counting as so misread."""
+        return self._tally(lambda want: want == CANDIDATES_LABEL, lambda got: 1 <= got <= 9)
+
+    def digits_lost(self) -> tuple[int, int]:
+        """(digits read as candidates or empty, digits), a photo not read counting as lost."""
+        return self._tally(lambda want: 1 <= want <= 9, lambda got: got in (0, CANDIDATES_LABEL))
+
+    def _tally(self, counted: Callable[[int], bool], bad: Callable[[int], bool]) -> tuple[int, int]:
+        """(cells whose label is `counted` and whose class read is `bad`, cells so labelled),
+        every cell of a photo not read counting as bad."""
+        hits = total = 0
+        for result in self.results:
+            read = result.read or (-1,) * 81
+            for want, got in zip(result.expected, read, strict=True):
+                if counted(want):
+                    total += 1
+                    hits += got == -1 or bad(got)
+        return hits, total
+
+    def candidates_exact(self) -> tuple[int, int] | None:
+        """(candidate cells whose digits were read exactly, candidate cells whose digits are
+        given), None when no photo gives them."""
+        right = total = 0
+        given = False
+        for result in self.results:
+            if result.expected_candidates is None:
+                continue
+            given = True
+            for cell, digits in result.expected_candidates.items():
+                if digits:
+                    total += 1
+                    right += (
+                        result.read_candidates is not None
+                        and result.read_candidates[cell] == digits
+                    )
+        return (right, total) if given else None
+
+    def corner_errors(self) -> list[float]:
+        """Each located photo's largest corner distance (share of the grid's side)."""
+        return [r.corner_error for r in self.results if r.corner_error is not None]
+
+    def worst(self, count: int = 10) -> list[LabelledResult]:
+        wrong = [r for r in self.results if r.wrong_cells]
+        return sorted(wrong, key=lambda r: (-r.wrong_cells, r.file))[:count]
+
+    def to_json(self) -> dict[str, Any]:
+        corners = self.corner_errors()
+        exact = self.candidates_exact()
+        return {
+            "photos": self.photos,
+            "grids_exact": self.grids_exact,
+            "cell_accuracy": round(self.cell_accuracy, 6),
+            "candidates_as_digit": list(self.candidates_as_digit()),
+            "digits_lost": list(self.digits_lost()),
+            "candidates_exact": None if exact is None else list(exact),
+            "corners_median": round(statistics.median(corners), 4) if corners else None,
+            "corners_max": round(max(corners), 4) if corners else None,
+            "corners_far": sum(e > CORNERS_FAR for e in corners),
+            "median_seconds": round(self.median_seconds, 4),
+            "classes": "".join(CLASS_NAMES),
+            "confusion": self.confusion.tolist(),
+            "per_photo": [r.to_json() for r in self.results],
+        }
+
+
+def _cell_name(cell: int) -> str:
+    return f"r{cell // 9 + 1}c{cell % 9 + 1}"
+
+
+def corner_error(found: np.ndarray, labelled: np.ndarray) -> float:
+    """The largest distance between matching corners of two (4, 2) quadrilaterals, as a share
+    of the labelled one's side (the mean length of its four sides)."""
+    labelled = np.asarray(labelled, np.float64).reshape(4, 2)
+    side = np.linalg.norm(labelled - np.roll(labelled, -1, axis=0), axis=1).mean()
+    distance = np.linalg.norm(np.asarray(found, np.float64).reshape(4, 2) - labelled, axis=1)
+    return float(distance.max() / side)
+
+
+def evaluate_labelled_photo(photo: LabelledPhoto, name: str | None = None) -> LabelledResult:
+    """Read one photo of a cell-labelled folder and compare each cell's class with its label,
+    its candidates with those given and its grid corners with the labelled ones. A photo that
+    cannot be read gives a result with its error message."""
+    from sudoku_lens.read.kinds import NOTES, candidates_json
+    from sudoku_lens.read.reader import read_photo
+
+    expected = tuple(int(v) for v in photo.labels.ravel())
+    given = None
+    if photo.candidates is not None:
+        given = {r * 9 + c: "".join(map(str, d)) for (r, c), d in photo.candidates.items()}
+    start = time.perf_counter()
+    try:
+        reading = read_photo(photo.path)
+    except Exception as exc:  # noqa: BLE001 - recorded per photo, as evaluate_photo does
+        message = str(exc) if isinstance(exc, SudokuLensError) else f"{type(exc).__name__}: {exc}"
+        seconds = time.perf_counter() - start
+        return LabelledResult(str(name or photo.path), expected, None, seconds, message, given)
+    seconds = time.perf_counter() - start
+    read = np.where(reading.kinds == NOTES, CANDIDATES_LABEL, reading.grid).ravel()
+    return LabelledResult(
+        str(name or photo.path),
+        expected,
+        tuple(int(v) for v in read),
+        seconds,
+        expected_candidates=given,
+        read_candidates=tuple(candidates_json(reading.candidates)),
+        corner_error=None
+        if photo.corners is None
+        else corner_error(reading.corners, photo.corners),
+    )
+
+
+def evaluate_labelled(
+    photos: Sequence[LabelledPhoto],
+    *,
+    root: Path | None = None,
+    progress: Callable[[Iterable[LabelledPhoto]], Iterable[LabelledPhoto]] | None = None,
+) -> LabelledEvaluation:
+    """Evaluate the photos of a cell-labelled folder in order (names relative to `root`)."""
+    iterable: Iterable[LabelledPhoto] = progress(photos) if progress else photos
+    results = []
+    for photo in iterable:
+        path = photo.path
+        name = path.relative_to(root) if root and path.is_relative_to(root) else path
+        results.append(evaluate_labelled_photo(photo, str(name)))
+    return LabelledEvaluation(results)
+
+
+def format_labelled_report(evaluation: LabelledEvaluation, worst: int = 10) -> str:
+    """A plain-text summary of a cell-labelled folder's evaluation."""
+    n, exact = evaluation.photos, evaluation.grids_exact
+
+    def share(pair: tuple[int, int]) -> str:
+        hits, total = pair
+        return f"{hits}/{total}" + (f" ({100 * hits / total:.2f}%)" if total else "")
+
+    lines = [
+        f"photos: {n}",
+        f"grids read exactly: {exact}/{n} ({100 * exact / n:.1f}%)",
+        f"cells right over the 11 classes (empty, 1-9, candidates): {evaluation.cells_right}/"
+        f"{81 * n} ({100 * evaluation.cell_accuracy:.2f}%)",
+        f"candidate cells read as a digit: {share(evaluation.candidates_as_digit())}",
+        f"digits read as candidates or empty: {share(evaluation.digits_lost())}",
+    ]
+    candidates = evaluation.candidates_exact()
+    if candidates is not None:
+        lines.append(f"candidate digits read exactly: {share(candidates)}")
+    corners = evaluation.corner_errors()
+    if corners:
+        far = sum(e > CORNERS_FAR for e in corners)
+        lines.append(
+            f"grid corners off the labelled ones (share of the grid's side): median "
+            f"{100 * statistics.median(corners):.2f}%, max {100 * max(corners):.2f}%, "
+            f"{far} photo{'s' if far != 1 else ''} over {100 * CORNERS_FAR:.0f}%"
+        )
+    lines += [
+        f"median seconds per photo: {evaluation.median_seconds:.3f}",
+        "",
+        "confusion (rows: expected, columns: read, . = empty, n = candidates):",
+        "       " + "".join(f"{label:>6}" for label in CLASS_NAMES),
+    ]
+    for label, row in zip(CLASS_NAMES, evaluation.confusion, strict=True):
+        lines.append(f"{label:>7}" + "".join(f"{v:>6}" if v else "     -" for v in row))
+    bad = evaluation.worst(worst)
+    if bad:
+        lines += ["", "worst photos:"]
+        for result in bad:
+            if result.read is None:
+                lines.append(f"  {result.file}: not read ({result.error})")
+                continue
+            wrong = [
+                f"{_cell_name(i)} {CLASS_NAMES[e]}->{CLASS_NAMES[r]}"
+                for i, (e, r) in enumerate(zip(result.expected, result.read, strict=True))
+                if e != r
+            ]
+            shown = ", ".join(wrong[:6]) + (", ..." if len(wrong) > 6 else "")
+            lines.append(f"  {result.file}: {len(wrong)} wrong ({shown})")
+    return "\n".join(lines)

@@ -20,6 +20,14 @@ import numpy as np
 
 from sudoku_lens.errors import GridCutOffError, GridNotFoundError
 from sudoku_lens.puzzle import grid_json
+from sudoku_lens.read.content import (
+    CANDIDATES,
+    candidate_digits,
+    ink_level,
+    pencilled_digits,
+    read_contents,
+    upright_inks,
+)
 from sudoku_lens.read.digits import DigitClassifier, rotate_grid
 from sudoku_lens.read.grid import CELL, WORK_SIDE, GridLocation, GridSearch, cut_grid, locate_grid
 from sudoku_lens.read.grid.cells import check_whole, recut
@@ -263,19 +271,44 @@ def _read(
     return _read_cells(photo, location, timings)
 
 
-def _read_cells(photo: Photo, location: GridLocation, timings: dict[str, float]) -> Reading:
-    """Read the cells of the grid found in `photo` at `location` (in the whole photo's pixels),
-    adding each stage's seconds and their total to `timings`."""
+def read_grid_cells(
+    image_bgr: np.ndarray, timings: dict[str, float] | None = None
+) -> tuple[GridLocation, CellReading]:
+    """The grid of a decoded image and its cells read by the digit model, as `read_image`
+    reads them (again with the contrast stretched when faint, or restored when unsure), the
+    grid checked whole; the seconds of each stage are added to `timings` when given. Raises
+    GridNotFoundError when no grid is seen."""
+    timings = {} if timings is None else timings
+    photo = Photo(image_bgr)
+    return _cut_and_read(photo, locate_grid(photo.image, timings=timings), timings)
+
+
+def _cut_and_read(
+    photo: Photo, location: GridLocation, timings: dict[str, float]
+) -> tuple[GridLocation, CellReading]:
+    """The grid found in `photo` at `location` and its cells read by the digit model (again
+    with the contrast stretched when faint, or restored when unsure), the grid checked whole;
+    the seconds taken are added to `timings` under "digits"."""
     start = time.perf_counter()
     location, cells = _read_faint(location, read_cells(location))
     location, cells = _read_restored(location, cells)
     inked = np.array([found.mask is not None for found in cells.found]).reshape(9, 9)
     check_whole(location.lattice, *photo.shape(), inked)
     timings["digits"] = time.perf_counter() - start
+    return location, cells
+
+
+def _read_cells(photo: Photo, location: GridLocation, timings: dict[str, float]) -> Reading:
+    """Read the cells of the grid found in `photo` at `location` (in the whole photo's pixels),
+    adding each stage's seconds and their total to `timings`."""
+    location, cells = _cut_and_read(photo, location, timings)
     start = time.perf_counter()
     predicted = KindClassifier.default().predict(cells.features)
     grid, kinds, kind_probabilities = assign_kinds(predicted, cells.candidates, cells.features)
-    candidates = keypad_notes(cells, grid, kinds, kind_probabilities)
+    keypad = keypad_notes(cells, grid, kinds, kind_probabilities)
+    candidates = _read_candidates(
+        cells, predicted[..., NOTES], grid, kinds, kind_probabilities, keypad
+    )
     read_empty = (cells.probabilities.argmax(axis=2) == 0)[..., None]
     probabilities = np.where(
         (grid > 0)[..., None],
@@ -301,13 +334,13 @@ def _read_cells(photo: Photo, location: GridLocation, timings: dict[str, float])
 def keypad_notes(
     cells: CellReading, grid: np.ndarray, kinds: np.ndarray, kind_probabilities: np.ndarray
 ) -> Candidates:
-    """The candidates of the upright cells, read at their keypad places (`keypad_candidates`),
+    """The candidates of the upright cells read at their keypad places (`keypad_candidates`),
     all in one batch: of each cell of pencil notes, and of each cell read as handwriting that
     may be notes (KEYPAD_NOTES_CHANCE); one of those holding KEYPAD_MARKS candidates or more
     becomes notes, its digit and kind changed in `grid`, `kinds` and `kind_probabilities` (in
-    place). A cell's candidates are kept only where every small mark of it was read
-    (`KeypadReading.whole`): a partial reading could leave out the answer the person
-    pencilled."""
+    place). A cell's candidates are kept only where every small mark of it was read, each the
+    digit of its place (`KeypadReading.whole`): a partial reading could leave out the answer the
+    person pencilled; `()` elsewhere."""
     maybe_notes = (kinds == HANDWRITTEN) & (kind_probabilities[..., NOTES] >= KEYPAD_NOTES_CHANCE)
     looked_at = maybe_notes | (kinds == NOTES)
     as_laid = rotate_grid(np.arange(81).reshape(9, 9), cells.turns)
@@ -324,6 +357,60 @@ def keypad_notes(
         tuple(found[r, c] if kinds[r, c] == NOTES and found[r, c] else () for c in range(9))
         for r in range(9)
     )
+
+
+OVER_DIGIT = 0.9
+"""Least probability of candidates the cell-content model gives a cell the digit and kinds
+models read as a digit for it to be pencil notes instead. Set on training photos: of the 291
+candidate cells of kubiesa-train's training split that the digit and kinds models take for a
+digit, 285 are at 0.9 or more, and none of the 10,440 digits of wicht-v2-train's mixed/ training
+photos is (16 at 0.5). On 40 generated hand-filled photos not trained on (seeds 600000 up), 4 of
+1,189 pen entries are at 0.9 or more, 1 at 0.98; 0.98 would keep 269 of the 291 candidates."""
+
+NOTES_POSSIBLE = 1e-6
+"""Least probability of pencil notes the kinds model gives a cell read as a digit for the
+cell-content model to make it notes (OVER_DIGIT): two models that see a cell differently must
+both allow notes. All 285 kubiesa training candidate cells over OVER_DIGIT are at 1e-6 or more;
+pen entries the kinds model is sure of (0 to 1e-6) are left entries."""
+
+
+def _read_candidates(
+    cells: CellReading,
+    notes_chance: np.ndarray,
+    grid: np.ndarray,
+    kinds: np.ndarray,
+    kind_probabilities: np.ndarray,
+    keypad: Candidates,
+) -> Candidates:
+    """The pencilled candidates of each upright cell (`Reading.candidates`), as the cell-content
+    model reads them from the cells' own ink (`read.content`), setting `grid`, `kinds` and
+    `kind_probabilities` in place: a cell the model calls candidates is pencil notes, never an
+    entry, whatever the digit and kinds models made of it (where they read a digit: when the
+    model is sure of it, OVER_DIGIT, and the kinds model's own probability of notes for the cell,
+    `notes_chance`, does not rule them out, NOTES_POSSIBLE). A full-size entry beside old small
+    marks the model calls a digit, and it stays the digit read. The digits of a notes cell are
+    those read whole at their keypad places (`keypad`, from `keypad_notes`: each mark the digit
+    of its place, a strong check), else its marks read one by one by the digit model
+    (`pencilled_digits`, none where it is unsure of a mark), or the model's candidate outputs
+    where no mark is made out. Only the
+    cells whose reading the model may change are shown to it."""
+    possible = (grid == 0) | (notes_chance >= NOTES_POSSIBLE)
+    content, chances = read_contents(cells.found, cells.turns, wanted=possible)
+    verdict = content.argmax(axis=2)
+    sure = (content[..., CANDIDATES] >= OVER_DIGIT) & possible
+    notes = (verdict == CANDIDATES) & ((grid == 0) | sure)
+    grid[notes], kinds[notes] = 0, NOTES
+    kind_probabilities[notes] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
+    notes_cells = [
+        int(i) for i in np.flatnonzero(kinds.ravel() == NOTES) if not keypad[i // 9][i % 9]
+    ]
+    inks = upright_inks(cells.found, cells.turns)
+    digits = pencilled_digits([inks[i] for i in notes_cells], DigitClassifier.default())
+    rows = [[keypad[r][c] if kinds[r, c] == NOTES else () for c in range(9)] for r in range(9)]
+    for cell, written in zip(notes_cells, digits, strict=True):
+        r, c = divmod(cell, 9)
+        rows[r][c] = () if written is None else written or candidate_digits(chances[r, c])
+    return tuple(tuple(row) for row in rows)
 
 
 UNSURE = -0.3
@@ -358,10 +445,9 @@ their contrast (benchmarks/conditions.py), read exactly: 30 and 29 at 30 and at 
 
 def stroke_level(cells: CellReading) -> float:
     """The stroke darkness of a grid's digits, in grey levels: the 75th percentile of that of
-    its marks (`CellInk.level`), as the digit finder's own reference for a smudge is; 0 for a
-    grid without marks."""
-    levels = [found.level for found in cells.found if found.mask is not None]
-    return float(np.percentile(levels, 75)) if levels else 0.0
+    its marks (`content.ink_level`), as the digit finder's own reference for a smudge is; 0 for
+    a grid without marks."""
+    return ink_level(cells.found)
 
 
 def _read_faint(location: GridLocation, cells: CellReading) -> tuple[GridLocation, CellReading]:

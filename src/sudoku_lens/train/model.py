@@ -121,8 +121,11 @@ def export_onnx(
     *,
     example: torch.Tensor | None = None,
     input_name: str = "cells",
+    output_names: tuple[str, ...] | None = None,
 ) -> None:
-    """Write `net` plus a softmax (so it outputs probabilities) as ONNX, batch axis dynamic.
+    """Write `net` plus a softmax (so it outputs probabilities) as ONNX, batch axis dynamic;
+    with `output_names`, `net` as it is (it gives its probabilities itself), its outputs so
+    named.
 
     `example` is an input batch of the right shape (default: two prepared cells, for the digit
     model) and `input_name` the ONNX input's name ("features" for the kinds model). A DigitNet
@@ -134,9 +137,12 @@ def export_onnx(
     import onnx
 
     digits = isinstance(net, DigitNet)
-    wrapper = (_DigitOutputs(net) if digits else _WithSoftmax(net)).eval()
+    if output_names is not None:
+        wrapper, outputs = net.eval(), list(output_names)
+    else:
+        wrapper = (_DigitOutputs(net) if digits else _WithSoftmax(net)).eval()
+        outputs = ["probabilities", "pen"] if digits else ["probabilities"]
     dummy = torch.zeros(2, 1, SIZE, SIZE) if example is None else example
-    outputs = ["probabilities", "pen"] if digits else ["probabilities"]
     with _quiet_exporter():
         program = torch.onnx.export(
             wrapper,

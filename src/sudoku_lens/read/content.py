@@ -1,0 +1,255 @@
+"""What a cell holds, read from its own pixels: nothing, a digit, or pencilled candidates.
+
+A small network (`ContentClassifier`, models/cells.onnx, trained by `train.cells`) looks at each
+cell's line-free ink (`CellInk.ink`) turned upright and scaled by the grid's own stroke
+darkness (`ink_level`), so that a faint small mark is faint beside the grid's other digits. It
+gives the probability of each of CONTENT_NAMES and, for every digit 1-9, that it is pencilled
+small in the cell. The reader (`read.reader`) takes a cell it calls candidates for pencil notes,
+never an entry; the digits pencilled there are its separate marks each read by the digit model
+(`pencilled_digits`), the candidate outputs where no mark is made out.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import ClassVar
+
+import cv2
+import numpy as np
+
+from sudoku_lens.read.digits import WORK, CellInk, DigitClassifier, draw_found, rotate_grid
+
+CONTENT_MODEL_PATH = Path(__file__).with_name("models") / "cells.onnx"
+
+CONTENT_NAMES = ("empty", "digit", "candidates")
+"""What the model tells a cell holds, by index."""
+
+NOTHING, DIGIT, CANDIDATES = range(3)
+
+INPUT = 32
+"""Side of the model's input: a cell and a little of its margin (VIEW), scaled down."""
+
+VIEW = slice(4, WORK - 4)
+"""The part of a WORK-pixel crop the model sees: the cell (the middle 36 pixels) and 2 pixels of
+its neighbours on each side, so that a candidate touching the cell's line is seen whole."""
+
+INK_RANGE = 1.5
+"""Ink as a share of the grid's stroke darkness at which the input saturates (1.0)."""
+
+LEAST_LEVEL = 20.0
+"""Least stroke darkness a grid's ink is scaled by (a grid of faint marks only)."""
+
+MARKED = 12
+"""Ink (grey levels darker than the paper) that counts as a mark; a cell with fewer than
+MARKED_PIXELS such pixels holds nothing and is not shown to the model."""
+
+MARKED_PIXELS = 4
+
+CANDIDATE_CHANCE = 0.5
+"""Least probability of a digit's candidate output for it to be read as pencilled."""
+
+
+def ink_level(found: Sequence[CellInk]) -> float:
+    """The stroke darkness of a grid's digits, in grey levels: the 75th percentile of that of
+    its marks (`CellInk.level`); 0 for a grid without marks."""
+    levels = [cell.level for cell in found if cell.mask is not None]
+    return float(np.percentile(levels, 75)) if levels else 0.0
+
+
+def cell_input(ink: np.ndarray, level: float) -> np.ndarray:
+    """(INPUT, INPUT) float32 model input of one upright cell's ink (WORK x WORK uint8) in a
+    grid of stroke darkness `level` (`ink_level`)."""
+    scale = 1.0 / (INK_RANGE * max(level, LEAST_LEVEL))
+    view = np.ascontiguousarray(ink[VIEW, VIEW], np.float32)
+    small = cv2.resize(view, (INPUT, INPUT), interpolation=cv2.INTER_AREA)
+    return np.minimum(small * scale, 1.0)
+
+
+def upright_inks(found: Sequence[CellInk], turns: int) -> list[np.ndarray]:
+    """The 81 cells' ink (as they lie in the photo in `found`) turned upright, row by row of
+    the upright puzzle (`turns` quarter turns clockwise make it upright)."""
+    laid = rotate_grid(np.arange(81).reshape(9, 9), turns).ravel()
+    return [np.rot90(found[int(i)].ink, -turns) for i in laid]
+
+
+def is_marked(ink: np.ndarray) -> bool:
+    """Whether a cell's ink holds a mark at all (MARKED_PIXELS pixels of MARKED ink in VIEW)."""
+    return int(np.count_nonzero(ink[VIEW, VIEW] > MARKED)) >= MARKED_PIXELS
+
+
+class ContentClassifier:
+    """The shipped ONNX cell-content model ((N, 1, INPUT, INPUT) inputs in; (N, 3) content
+    probabilities and (N, 9) candidate probabilities out), run by ONNX Runtime on one core."""
+
+    _default: ClassVar[ContentClassifier | None] = None
+    _lock: ClassVar[threading.Lock] = threading.Lock()
+
+    def __init__(self, model_path: str | Path = CONTENT_MODEL_PATH) -> None:
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        self.session = ort.InferenceSession(
+            str(model_path), options, providers=["CPUExecutionProvider"]
+        )
+        self._input = self.session.get_inputs()[0].name
+
+    @classmethod
+    def default(cls) -> ContentClassifier:
+        """The classifier for the model shipped with the package, loaded on first use only."""
+        with cls._lock:
+            if cls._default is None:
+                cls._default = cls()
+            return cls._default
+
+    def predict(self, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(N, 3) content and (N, 9) candidate probabilities of (N, INPUT, INPUT) inputs."""
+        batch = np.ascontiguousarray(np.asarray(inputs, np.float32).reshape(-1, 1, INPUT, INPUT))
+        if len(batch) == 0:
+            return np.zeros((0, len(CONTENT_NAMES)), np.float32), np.zeros((0, 9), np.float32)
+        content, candidates = self.session.run(None, {self._input: batch})
+        return content, candidates
+
+
+def read_contents(
+    found: Sequence[CellInk],
+    turns: int,
+    classifier: ContentClassifier | None = None,
+    wanted: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(9, 9, 3) content and (9, 9, 9) candidate probabilities of the upright puzzle's cells
+    from their ink (`found`, as laid in the photo). A cell without a mark (`is_marked`), or
+    left out of `wanted` ((9, 9) bool, upright: all cells by default), is empty without being
+    shown to the model."""
+    inks = upright_inks(found, turns)
+    level = ink_level(found)
+    wanted = np.ones(81, bool) if wanted is None else np.asarray(wanted, bool).ravel()
+    marked = [i for i, ink in enumerate(inks) if wanted[i] and is_marked(ink)]
+    content = np.zeros((81, len(CONTENT_NAMES)), np.float32)
+    content[:, NOTHING] = 1.0
+    candidates = np.zeros((81, 9), np.float32)
+    if marked:
+        inputs = np.stack([cell_input(inks[i], level) for i in marked])
+        content[marked], candidates[marked] = (classifier or ContentClassifier.default()).predict(
+            inputs
+        )
+    return content.reshape(9, 9, -1), candidates.reshape(9, 9, 9)
+
+
+def candidate_digits(probabilities: np.ndarray) -> tuple[int, ...]:
+    """The digits pencilled in a cell read as candidates, from its (9,) candidate
+    probabilities: those at CANDIDATE_CHANCE or more, or the likeliest one when none is."""
+    chosen = np.flatnonzero(np.asarray(probabilities) >= CANDIDATE_CHANCE)
+    if len(chosen) == 0:
+        chosen = [int(np.argmax(probabilities))]
+    return tuple(int(i) + 1 for i in chosen)
+
+
+CELL_SPAN = slice(5, WORK - 5)
+"""The cell itself in a WORK-pixel crop, and a pixel of its lines (candidates touch them)."""
+
+MARK_SHARE = 0.35
+"""Ink, as a share of the cell's darkest, that counts as part of a pencilled mark."""
+
+GHOST_SHARE = 0.5
+"""Least darkness of a mark, as a share of the cell's darkest, for it to be read: fainter ones
+are the ghosts of rubbed-out candidates."""
+
+STACKED = 0.5
+"""Share of the narrower of two marks' widths that they must overlap by, side to side, to be
+pieces of one digit (the flag of a 5, a 4 written in two strokes)."""
+
+JOINED = 1.1
+"""Width, as a share of its height, beyond which a mark is digits written joined (a "45")."""
+
+DIGIT_ASPECT = 0.65
+"""Width of one joined digit, as a share of the mark's height, by which a joined mark is cut."""
+
+
+def mark_masks(ink: np.ndarray) -> list[np.ndarray]:
+    """The masks (WORK x WORK bool) of the separate small digits pencilled in an upright cell's
+    ink, left to right: its marks (8-connected ink of MARK_SHARE of the darkest), ghosts left
+    out (GHOST_SHARE), the pieces of one digit put together (STACKED) and digits written joined
+    cut apart (JOINED)."""
+    cell = np.zeros_like(ink)
+    cell[CELL_SPAN, CELL_SPAN] = ink[CELL_SPAN, CELL_SPAN]
+    flat = cell.ravel()
+    peak = float(np.partition(flat, flat.size - 5)[flat.size - 5])
+    if peak < MARKED:
+        return []
+    marks = (cell > max(MARKED, MARK_SHARE * peak)).view(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
+    darkest = np.zeros(count, cell.dtype)
+    np.maximum.at(darkest, labels.ravel(), cell.ravel())
+    boxes = []
+    for i in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if area >= MARKED_PIXELS and darkest[i] >= GHOST_SHARE * peak:
+            boxes.append([x, y, x + w, y + h, [i]])
+    boxes.sort(key=lambda box: box[0])
+    groups: list[list] = []
+    for box in boxes:
+        for group in groups:
+            overlap = min(box[2], group[2]) - max(box[0], group[0])
+            if overlap > STACKED * min(box[2] - box[0], group[2] - group[0]):
+                group[:4] = [
+                    min(box[0], group[0]),
+                    min(box[1], group[1]),
+                    max(box[2], group[2]),
+                    max(box[3], group[3]),
+                ]
+                group[4] += box[4]
+                break
+        else:
+            groups.append(box)
+    out = []
+    for x0, y0, x1, y1, members in groups:
+        mask = np.isin(labels, members)
+        width, height = x1 - x0, y1 - y0
+        pieces = max(1, round(width / (DIGIT_ASPECT * height))) if width > JOINED * height else 1
+        edges = np.linspace(x0, x1, pieces + 1).round().astype(int)
+        for a, b in zip(edges[:-1], edges[1:], strict=True):
+            piece = np.zeros_like(mask)
+            piece[:, a:b] = mask[:, a:b]
+            if np.count_nonzero(piece) >= MARKED_PIXELS:
+                out.append(piece)
+    return out
+
+
+PENCIL_SURE = 0.5
+"""Least probability the digit model must give each mark of a cell for the cell's pencilled
+digits to be read (`pencilled_digits`); a cell with a doubtful mark has none read (None), so
+that a misread mark never makes a wrong list of candidates. Set on
+kubiesa-train's training photos (340 candidate cells, keypad readings first): at 0 (every mark
+taken) 271 exact and 23 holding a digit not pencilled; at 0.5, 289 and 10; at 0.8, 294 and 15;
+at 0.9, 281 and 20. A digit not pencilled can make a right list look wrong, so the fewest such
+readings win."""
+
+
+def pencilled_digits(
+    inks: Sequence[np.ndarray], classifier: DigitClassifier, sure: float = PENCIL_SURE
+) -> list[tuple[int, ...] | None]:
+    """The digits pencilled in each of upright cells' inks (`mark_masks`), each mark read by
+    the digit model (`classifier`), all in one batch; () for a cell where none is made out.
+    On kubiesa-train's validation photos this reads the digits of 31 of the 36 candidate cells
+    exactly, the content model's own candidate outputs 13."""
+    images, owners = [], []
+    for index, ink in enumerate(inks):
+        for mask in mark_masks(ink):
+            level = float(np.percentile(ink[mask], 90))
+            images.append(draw_found(CellInk(ink, mask, level)))
+            owners.append(index)
+    found: list[set[int]] = [set() for _ in inks]
+    doubtful: set[int] = set()
+    if images:
+        probabilities = classifier.predict_prepared(np.stack(images))
+        for owner, p in zip(owners, probabilities, strict=True):
+            digit = int(p[1:].argmax()) + 1
+            found[owner].add(digit)
+            if p[digit] < sure:
+                doubtful.add(owner)
+    return [None if i in doubtful else tuple(sorted(d)) for i, d in enumerate(found)]
