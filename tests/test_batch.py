@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
@@ -89,7 +90,7 @@ def records_of(path: Path) -> list[dict]:
             row["seconds"] = float(row["seconds"])
             row["rating"] = None if row["rating"] is None else float(row["rating"])
             if row["kind"] == "photo" and row["status"] != "error":  # checked: "" when none
-                for key in ("wrong_entries", "unsure_entries"):
+                for key in ("wrong_entries", "unsure_entries", "wrong_candidates"):
                     row[key] = row[key] or ""
         return rows
     import pyarrow.parquet as pq
@@ -962,3 +963,25 @@ def test_the_help_names_every_field_of_a_record(capsys: pytest.CaptureFixture[st
         main(["batch", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert ", ".join(FIELDS) in text
+
+
+def test_a_photo_whose_candidates_leave_out_the_answer_is_recorded_so(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """A photo's record names the cells whose pencilled candidates leave out the answer, as
+    `solve` names them, and counts as a photo with a mistake marked (exit code 1)."""
+    from conftest import truth_reading
+    from sudoku_lens import pipeline
+    from sudoku_lens.batch import work as batch_work
+    from sudoku_lens.synth.handwriting import synth_filled_photo
+
+    sample = synth_filled_photo(3, "easy", notes=0.5, wrong_notes=2, rotation=0)
+    reading = truth_reading(sample)
+    monkeypatch.setattr(pipeline, "read_photo", lambda source, **_: reading)
+    photo = tmp_path / "notes.png"
+    cv2.imwrite(str(photo), sample.photo.image)
+    record = batch_work._photo_record(batch_work.PhotoUnit(str(photo), str(photo)), False)
+    planted = [f"r{r + 1}c{c + 1}" for r, c in np.argwhere(sample.filled.wrong_candidates)]
+    assert record.status == "solved" and record.wrong_candidates == " ".join(planted)
+    done = work(batch_work.PhotoUnit(str(photo), str(photo)), None)
+    assert done.wrong == 1

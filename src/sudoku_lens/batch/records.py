@@ -44,7 +44,9 @@ class Record:
     `read` (every digit read, printed and handwritten), `kinds` (per cell: `.` empty, `p`
     printed, `h` handwritten, `n` pencil notes), `givens` (the digits read where `kinds` is
     print), and the person's entries checked against the solution: `wrong_entries` and
-    `unsure_entries`, cell names separated by spaces ("r3c4 r5c1"; empty when there is none).
+    `unsure_entries`, cell names separated by spaces ("r3c4 r5c1"; empty when there is none),
+    and `wrong_candidates`, the cells whose pencilled candidates leave out the answer, named
+    the same way.
     `rating` and `level` (Sudoku Explainer scale and its word) come from the logical solver when
     the batch is run with rating on (None for a puzzle the techniques cannot finish or a grid
     already full). `status` is solved, no solution, several solutions or
@@ -63,6 +65,7 @@ class Record:
     status: str
     wrong_entries: str | None = None
     unsure_entries: str | None = None
+    wrong_candidates: str | None = None
     rating: float | None = None
     level: str | None = None
     seconds: float
@@ -163,6 +166,7 @@ def _encode_solved(block: SolvedPuzzles, encoding: str) -> bytes:
             ', "kind": "puzzle", "grid": "',
             '", "read": null, "kinds": null, "givens": null, "solution": "',
             '", "status": "solved", "wrong_entries": null, "unsure_entries": null, '
+            '"wrong_candidates": null, '
             '"rating": null, "level": null, "seconds": ',
             ', "error": null}\n',
         )
@@ -170,7 +174,7 @@ def _encode_solved(block: SolvedPuzzles, encoding: str) -> bytes:
         buffer = io.StringIO()
         csv.writer(buffer, lineterminator=CSV_END).writerow([block.source])
         head = buffer.getvalue().removesuffix(CSV_END) + ","
-        parts = (head, ",puzzle,", ",,,,", ",solved,,,,,", f",{CSV_END}")
+        parts = (head, ",puzzle,", ",,,,", ",solved,,,,,,", f",{CSV_END}")
     return _core.encode_rows(
         block.puzzles,
         block.solutions,
@@ -198,6 +202,7 @@ def arrow_schema() -> Any:
             ("status", text),
             ("wrong_entries", text),
             ("unsure_entries", text),
+            ("wrong_candidates", text),
             ("rating", pa.float64()),
             ("level", text),
             ("seconds", pa.float64()),
@@ -235,6 +240,7 @@ def arrow_table(block: Block) -> Any:
         "status": pa.repeat(pa.scalar("solved", text), count),
         "wrong_entries": pa.nulls(count, text),
         "unsure_entries": pa.nulls(count, text),
+        "wrong_candidates": pa.nulls(count, text),
         "rating": pa.nulls(count, pa.float64()),
         "level": pa.nulls(count, text),
         "seconds": pa.array(np.frombuffer(block.seconds, np.float64).round(7)),

@@ -96,8 +96,8 @@ class Done:
     `block` is None when the rows were encoded in the worker: they are in `encoded`, or, with
     a local pool writing a results file (see `batch.local`), `encoded` is None and the rows are
     `held` by the worker until their turn, then `written` into the file by it. `statuses`
-    counts the records by status, `wrong` the photos with a wrong entry, and `errors` samples
-    (source, line, error) for the summary.
+    counts the records by status, `wrong` the photos with a wrong entry or wrong candidates,
+    and `errors` samples (source, line, error) for the summary.
     """
 
     block: Block | None
@@ -153,7 +153,11 @@ def finish(block: Block, encoding: str | None) -> Done:
         ][:ERROR_SAMPLES]
     )
     statuses = block_statuses(block)
-    wrong = 0 if isinstance(block, SolvedPuzzles) else sum(bool(r.wrong_entries) for r in block)
+    wrong = (
+        0
+        if isinstance(block, SolvedPuzzles)
+        else sum(bool(r.wrong_entries or r.wrong_candidates) for r in block)
+    )
     if encoding is None:
         return Done(block, None, statuses, errors, wrong=wrong)
     return Done(None, encode(block, encoding), statuses, errors, wrong=wrong)
@@ -251,6 +255,7 @@ def _photo_record(unit: PhotoUnit, rated: bool) -> Record:
         status=status,
         wrong_entries=" ".join(entry.name for entry in result.wrong_entries),
         unsure_entries=" ".join(entry.name for entry in result.unsure_entries),
+        wrong_candidates=" ".join(checked.name for checked in result.wrong_candidates),
         rating=rating,
         level=level,
         seconds=round(result.seconds + rating_seconds, 4),

@@ -29,11 +29,13 @@ def add_parser(subparsers: Any) -> None:
         help="read and solve many photos and puzzle files, on every core or a Dask cluster",
         description="Solve every photo and puzzle in INPUT... and write one record per item "
         "to RESULTS, in input order: source, line, kind, grid, read, kinds, givens, solution, "
-        "status, wrong_entries, unsure_entries, rating, level, seconds, error. An INPUT is a "
+        "status, wrong_entries, unsure_entries, wrong_candidates, rating, level, seconds, error. "
+        "An INPUT is a "
         "photo, a folder (searched recursively for image files), a glob pattern (quote it), a "
         "text file listing paths, or a puzzle file (one puzzle per line, or 9-row grids). A bad "
         "item gives a record with its error and the batch goes on. Exit code 0 only when every "
-        "item was solved and no photo holds a wrong entry, 2 when an item gave an error record, "
+        "item was solved and no photo holds a wrong entry or candidates that leave out the "
+        "answer, 2 when an item gave an error record, "
         "else 1.",
     )
     parser.add_argument(
@@ -124,9 +126,10 @@ def run(args: argparse.Namespace) -> int:
     return exit_code(bad_input=tally["error"], unsolved=unsolved)
 
 
-WRONG = "with a wrong entry"
-"""The tally's count of photos with a wrong handwritten entry (solved, but exit code 1, as
-`solve` gives them), beside its counts by status."""
+WRONG = "with a mistake marked"
+"""The tally's count of photos with a wrong handwritten entry or pencilled candidates that
+leave out the answer (solved, but exit code 1, as `solve` gives them), beside its counts by
+status."""
 
 
 def _write_records(
