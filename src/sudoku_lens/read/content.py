@@ -11,15 +11,14 @@ never an entry; the digits pencilled there are its separate marks each read by t
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import ClassVar
 
 import cv2
 import numpy as np
 
 from sudoku_lens.read.digits import WORK, CellInk, DigitClassifier, draw_found, rotate_grid
+from sudoku_lens.read.onnx_model import ShippedModel
 
 CONTENT_MODEL_PATH = Path(__file__).with_name("models") / "cells.onnx"
 
@@ -79,32 +78,12 @@ def is_marked(ink: np.ndarray) -> bool:
     return int(np.count_nonzero(ink[VIEW, VIEW] > MARKED)) >= MARKED_PIXELS
 
 
-class ContentClassifier:
+class ContentClassifier(ShippedModel):
     """The shipped ONNX cell-content model ((N, 1, INPUT, INPUT) inputs in; (N, 3) content
     probabilities and (N, 9) candidate probabilities out), run by ONNX Runtime on one core."""
 
-    _default: ClassVar[ContentClassifier | None] = None
-    _lock: ClassVar[threading.Lock] = threading.Lock()
-
     def __init__(self, model_path: str | Path = CONTENT_MODEL_PATH) -> None:
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        self.session = ort.InferenceSession(
-            str(model_path), options, providers=["CPUExecutionProvider"]
-        )
-        self._input = self.session.get_inputs()[0].name
-
-    @classmethod
-    def default(cls) -> ContentClassifier:
-        """The classifier for the model shipped with the package, loaded on first use only."""
-        with cls._lock:
-            if cls._default is None:
-                cls._default = cls()
-            return cls._default
+        super().__init__(model_path)
 
     def predict(self, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(N, 3) content and (N, 9) candidate probabilities of (N, INPUT, INPUT) inputs."""

@@ -9,14 +9,14 @@ of the crop (it scales the larger side of the digit, and treats rows and columns
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
 
 import cv2
 import numpy as np
+
+from sudoku_lens.read.onnx_model import ShippedModel
 
 SIZE = 28
 """Side of a prepared cell image, in pixels."""
@@ -666,35 +666,15 @@ def rotate_grid(grid: np.ndarray, k: int) -> np.ndarray:
     return np.ascontiguousarray(turned)
 
 
-class DigitClassifier:
+class DigitClassifier(ShippedModel):
     """The shipped ONNX digit model, run on the CPU by ONNX Runtime; class 0 means an empty cell.
 
     Besides the digit, the model says how likely each digit is to be handwritten rather than
     printed, from its shape (`predict_with_pen`): evidence for the kinds model."""
 
-    _default: ClassVar[DigitClassifier | None] = None
-    _lock: ClassVar[threading.Lock] = threading.Lock()
-
     def __init__(self, model_path: str | Path = MODEL_PATH, threads: int = 1) -> None:
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        self.session = ort.InferenceSession(
-            str(model_path), options, providers=["CPUExecutionProvider"]
-        )
-        self._input = self.session.get_inputs()[0].name
+        super().__init__(model_path, threads)
         self._blank: np.ndarray | None = None
-
-    @classmethod
-    def default(cls) -> DigitClassifier:
-        """The classifier for the model shipped with the package, loaded on first use only."""
-        with cls._lock:
-            if cls._default is None:
-                cls._default = cls()
-            return cls._default
 
     def blank_probabilities(self) -> np.ndarray:
         """Class probabilities (10,) of an empty prepared cell, computed once."""

@@ -81,11 +81,11 @@ class PhotoResult:
         }
 
 
-@dataclass(frozen=True)
-class Evaluation:
-    """Results over a set of photos."""
+class _Totals:
+    """What every evaluation counts over its photos' results (each with `wrong_cells` and
+    `seconds`)."""
 
-    results: list[PhotoResult] = field(default_factory=list)
+    results: list[Any]
 
     @property
     def photos(self) -> int:
@@ -108,6 +108,13 @@ class Evaluation:
     @property
     def median_seconds(self) -> float:
         return statistics.median(r.seconds for r in self.results) if self.results else 0.0
+
+
+@dataclass(frozen=True)
+class Evaluation(_Totals):
+    """Results over a set of photos."""
+
+    results: list[PhotoResult] = field(default_factory=list)
 
     @property
     def confusion(self) -> np.ndarray:
@@ -420,31 +427,11 @@ class LabelledResult:
 
 
 @dataclass(frozen=True)
-class LabelledEvaluation:
+class LabelledEvaluation(_Totals):
     """Results over the photos of a cell-labelled folder, measured as the set's author does
     (cells right over the 11 classes) and on what matters for pencil candidates."""
 
     results: list[LabelledResult] = field(default_factory=list)
-
-    @property
-    def photos(self) -> int:
-        return len(self.results)
-
-    @property
-    def grids_exact(self) -> int:
-        return sum(r.wrong_cells == 0 for r in self.results)
-
-    @property
-    def cells_right(self) -> int:
-        return 81 * self.photos - sum(r.wrong_cells for r in self.results)
-
-    @property
-    def cell_accuracy(self) -> float:
-        return self.cells_right / (81 * self.photos) if self.photos else 0.0
-
-    @property
-    def median_seconds(self) -> float:
-        return statistics.median(r.seconds for r in self.results) if self.results else 0.0
 
     @property
     def confusion(self) -> np.ndarray:

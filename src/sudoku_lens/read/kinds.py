@@ -16,11 +16,10 @@ those digits are the cell's candidates (`Reading.candidates`).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar, NamedTuple
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -40,6 +39,7 @@ from sudoku_lens.read.digits import (
     side_by_side,
 )
 from sudoku_lens.read.grid import GridLocation
+from sudoku_lens.read.onnx_model import ShippedModel
 
 KIND_NAMES = ("empty", "printed", "handwritten", "notes")
 """Cell kinds, by index: empty, a printed digit, a handwritten digit, pencil notes."""
@@ -571,32 +571,12 @@ def assign_kinds(
     return np.where(written, digit, 0).astype(np.uint8), kinds, allowed
 
 
-class KindClassifier:
+class KindClassifier(ShippedModel):
     """The shipped ONNX kinds model (FEATURES numbers per cell in, 4 kind probabilities out), run
     on the CPU by ONNX Runtime."""
 
-    _default: ClassVar[KindClassifier | None] = None
-    _lock: ClassVar[threading.Lock] = threading.Lock()
-
     def __init__(self, model_path: str | Path = KINDS_MODEL_PATH) -> None:
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        self.session = ort.InferenceSession(
-            str(model_path), options, providers=["CPUExecutionProvider"]
-        )
-        self._input = self.session.get_inputs()[0].name
-
-    @classmethod
-    def default(cls) -> KindClassifier:
-        """The classifier for the model shipped with the package, loaded on first use only."""
-        with cls._lock:
-            if cls._default is None:
-                cls._default = cls()
-            return cls._default
+        super().__init__(model_path)
 
     def predict(self, features: np.ndarray) -> np.ndarray:
         """Kind probabilities (..., 4) for features (..., FEATURES), in one batch."""
