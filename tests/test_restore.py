@@ -11,6 +11,7 @@ import pytest
 
 from sudoku_lens.read import read_photo
 from sudoku_lens.read import reader as reader_module
+from sudoku_lens.read.content import ink_level
 from sudoku_lens.read.grid import GridSearch, locate_grid
 from sudoku_lens.read.grid import search as search_module
 from sudoku_lens.read.grid.cells import recut
@@ -28,7 +29,7 @@ from sudoku_lens.read.grid.restore import (
 )
 from sudoku_lens.read.image_io import load_image
 from sudoku_lens.read.kinds import read_cells
-from sudoku_lens.read.reader import FAINT, UNSURE, stroke_level, sureness
+from sudoku_lens.read.reader import FAINT, UNSURE, sureness
 from sudoku_lens.synth import EXAMPLE_PATH, example_photo
 
 
@@ -142,7 +143,7 @@ def test_the_faint_digits_of_a_dark_photo_are_read_from_the_grid_stretched() -> 
     # At a tenth of its light, 18 of the 25 digits were lost before: too faint for the finder.
     dark = scaled_contrast(phone_sized_example(), 0.1, 0.0)
     location = locate_grid(dark)
-    assert stroke_level(read_cells(location)) < FAINT
+    assert ink_level(read_cells(location).found) < FAINT
     assert np.array_equal(read_photo(dark).grid, example_photo().puzzle)
 
 

@@ -5,8 +5,9 @@ cell's line-free ink (`CellInk.ink`) turned upright and scaled by the grid's own
 darkness (`ink_level`), so that a faint small mark is faint beside the grid's other digits. It
 gives the probability of each of CONTENT_NAMES and, for every digit 1-9, that it is pencilled
 small in the cell. The reader (`read.reader`) takes a cell it calls candidates for pencil notes,
-never an entry; the digits pencilled there are its separate marks each read by the digit model
-(`pencilled_digits`), the candidate outputs where no mark is made out.
+never an entry; the digits pencilled there are read at their keypad places where that reading
+is whole, else its separate marks each read by the digit model (`pencilled_digits`), else the
+candidate outputs where no mark is made out.
 """
 
 from __future__ import annotations
@@ -202,20 +203,21 @@ def mark_masks(ink: np.ndarray) -> list[np.ndarray]:
 PENCIL_SURE = 0.5
 """Least probability the digit model must give each mark of a cell for the cell's pencilled
 digits to be read (`pencilled_digits`); a cell with a doubtful mark has none read (None), so
-that a misread mark never makes a wrong list of candidates. Set on
-kubiesa-train's training photos (340 candidate cells, keypad readings first): at 0 (every mark
-taken) 271 exact and 23 holding a digit not pencilled; at 0.5, 289 and 10; at 0.8, 294 and 15;
-at 0.9, 281 and 20. A digit not pencilled can make a right list look wrong, so the fewest such
-readings win."""
+that a misread mark does not make a wrong list of candidates. Set on kubiesa-train's training
+photos (340 candidate cells, keypad readings first), exact / holding a digit not pencilled /
+none read: at 0 (every mark taken) 271 / 23 / 5; at 0.5, 270 / 3 / 43; at 0.8, 247 / 2 / 86.
+A digit not pencilled can make a right list look wrong, so 0.5 keeps nearly every exact
+reading and drops most of those."""
 
 
 def pencilled_digits(
     inks: Sequence[np.ndarray], classifier: DigitClassifier, sure: float = PENCIL_SURE
 ) -> list[tuple[int, ...] | None]:
     """The digits pencilled in each of upright cells' inks (`mark_masks`), each mark read by
-    the digit model (`classifier`), all in one batch; () for a cell where none is made out.
-    On kubiesa-train's validation photos this reads the digits of 31 of the 36 candidate cells
-    exactly, the content model's own candidate outputs 13."""
+    the digit model (`classifier`), all in one batch; () for a cell where none is made out,
+    None for one with a mark read below `sure`. On kubiesa-train's validation photos the
+    reader reads the digits of 31 of the 36 candidate cells exactly this way, the content
+    model's own candidate outputs 13."""
     images, owners = [], []
     for index, ink in enumerate(inks):
         for mask in mark_masks(ink):

@@ -392,8 +392,8 @@ def _read_candidates(
     those read whole at their keypad places (`keypad`, from `keypad_notes`: each mark the digit
     of its place, a strong check), else its marks read one by one by the digit model
     (`pencilled_digits`, none where it is unsure of a mark), or the model's candidate outputs
-    where no mark is made out. Only the
-    cells whose reading the model may change are shown to it."""
+    where no mark is made out. Only the cells whose reading the model may change are shown to
+    it."""
     possible = (grid == 0) | (notes_chance >= NOTES_POSSIBLE)
     content, chances = read_contents(cells.found, cells.turns, wanted=possible)
     verdict = content.argmax(axis=2)
@@ -429,12 +429,12 @@ much or more, at -0.71 to -0.87."""
 
 
 FAINT = 20.0
-"""Stroke darkness of a grid's digits (`stroke_level`, grey levels) below which its cells are read
-again from the grid with its contrast stretched (`_read_faint`). The digit finder takes a mark
-fainter than 10 grey levels for no digit, so in a photo taken in dim light or washed out the
-fainter digits are lost. The 320 dataset photos' digits are 32 or darker (median 75), the 30
-printed validation photos' darkened or washed out to 0.35 of their contrast 12 to 54 (median 21);
-shaken by 15 pixels 21 or darker, with grain of sigma 30, 36."""
+"""Stroke darkness of a grid's digits (`content.ink_level`, grey levels) below which its cells are
+read again from the grid with its contrast stretched (`_read_faint`). The digit finder takes a
+mark fainter than 10 grey levels for no digit, so in a photo taken in dim light or washed out
+the fainter digits are lost. The 320 dataset photos' digits are 32 or darker (median 75), the 30
+printed validation photos' darkened or washed out to 0.35 of their contrast 12 to 54 (median
+21); shaken by 15 pixels 21 or darker, with grain of sigma 30, 36."""
 
 FAINT_TARGET = 60.0
 """Stroke darkness that `_read_faint` stretches a faint grid's digits to (near the dataset
@@ -443,18 +443,11 @@ their contrast (benchmarks/conditions.py), read exactly: 30 and 29 at 30 and at 
 60 and at 80 (26 and 24 unstretched)."""
 
 
-def stroke_level(cells: CellReading) -> float:
-    """The stroke darkness of a grid's digits, in grey levels: the 75th percentile of that of
-    its marks (`content.ink_level`), as the digit finder's own reference for a smudge is; 0 for
-    a grid without marks."""
-    return ink_level(cells.found)
-
-
 def _read_faint(location: GridLocation, cells: CellReading) -> tuple[GridLocation, CellReading]:
     """The grid and its cells read (`cells`, from `location`), or, when its digits are faint
     (FAINT), the grid with its contrast stretched to bring them to FAINT_TARGET (`deepened`: by
     less where that would take the grid's grey levels out of range) and its cells read again."""
-    level = stroke_level(cells)
+    level = ink_level(cells.found)
     if level >= FAINT:
         return location, cells
     warped = deepened(location.warped, FAINT_TARGET / max(level, 1.0))
