@@ -25,7 +25,6 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse
-import dataclasses
 import sys
 import time
 
@@ -106,14 +105,13 @@ def main() -> None:
             continue
         if args.kinds == "truth":
             reading = reading.with_kinds(truth.kinds)
-        if args.candidates == "truth":
-            reading = dataclasses.replace(reading, candidates=truth.candidates)
         for r, c in np.argwhere(truth.kinds == NOTES):
             notes_cells += 1
             read = reading.candidates[r][c]
             exact += read == truth.candidates[r][c]
             read_any += bool(read)
-        answer = answer_reading(reading)
+        given = truth.candidates if args.candidates == "truth" else None
+        answer = answer_reading(reading, candidates=given)
         planted += int(wrong.sum())
         right = (
             np.array(

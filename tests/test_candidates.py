@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from conftest import truth_reading
 from sudoku_lens import pipeline
-from sudoku_lens.cli.solve_photo import add_photo_arguments, run_photo
+from sudoku_lens.cli import build_parser
+from sudoku_lens.cli.solve_photo import run_photo
 from sudoku_lens.draw import CANDIDATES_COLOR, WRONG_COLOR, render_overlay
 from sudoku_lens.errors import PuzzleFormatError
 from sudoku_lens.pipeline import CheckedCandidates, answer_reading, check_candidates
@@ -195,13 +196,8 @@ def test_candidates_sent_replace_those_read_and_make_the_cell_notes(reading, sam
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
-    """The photo part of the `solve` command line, as `cli/solve.py` wires it."""
-    parser = argparse.ArgumentParser(prog="sudoku-lens solve")
-    parser.add_argument("puzzle")
-    parser.add_argument("-o", "--output")
-    parser.add_argument("--json", action="store_true")
-    add_photo_arguments(parser)
-    return parser.parse_args(argv)
+    """The `solve` command line, as the program parses it."""
+    return build_parser().parse_args(["solve", *argv])
 
 
 def photo_read_as(monkeypatch, sample, reading, tmp_path: Path) -> Path:

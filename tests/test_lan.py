@@ -7,7 +7,6 @@ that --lan serves is in test_web_lan_browser.py, on loopback only).
 
 from __future__ import annotations
 
-import argparse
 import datetime
 from pathlib import Path
 
@@ -407,4 +406,3 @@ def test_serve_options_for_the_lan_are_parsed():
 
     args = build_parser().parse_args(["serve", "--lan", "--cert", "c.pem", "--key", "k.pem"])
     assert (args.lan, args.cert, args.key, args.host) == (True, Path("c.pem"), Path("k.pem"), None)
-    assert isinstance(args, argparse.Namespace)

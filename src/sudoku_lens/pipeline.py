@@ -23,7 +23,7 @@ import numpy as np
 
 from sudoku_lens.draw import DEFAULT_DIGIT_HEIGHT, draw_solution
 from sudoku_lens.puzzle import as_grid, grid_json
-from sudoku_lens.puzzle.text import cell_name
+from sudoku_lens.puzzle.text import cell_name, find_conflict, format_line
 from sudoku_lens.read.grid import CELL, CROP, MARGIN, GridSearch
 from sudoku_lens.read.kinds import (
     EMPTY,
@@ -107,7 +107,7 @@ class CheckedEntry:
     @property
     def name(self) -> str:
         """The cell as r1c1 (top left) to r9c9."""
-        return f"r{self.cell[0] + 1}c{self.cell[1] + 1}"
+        return cell_name(self.cell[0] * 9 + self.cell[1])
 
     def to_json(self) -> dict[str, Any]:
         """`{"cell": "r3c4", "written": 5, "expected": 7}`, `expected` absent when unsure."""
@@ -131,7 +131,7 @@ class CheckedCandidates:
     @property
     def name(self) -> str:
         """The cell as r1c1 (top left) to r9c9."""
-        return f"r{self.cell[0] + 1}c{self.cell[1] + 1}"
+        return cell_name(self.cell[0] * 9 + self.cell[1])
 
     @property
     def message(self) -> str:
@@ -344,7 +344,7 @@ def answer_reading(
             wrong.append(CheckedEntry(cell, digit, int(solution[r, c])))
     height = printed_digit_height(reading) if solution is not None else DEFAULT_DIGIT_HEIGHT
     free = (puzzle == 0) & (written == 0)
-    pencilled = as_candidates(reading.candidates if candidates is None else candidates)
+    pencilled = reading.candidates if candidates is None else as_candidates(candidates)
     pencilled = tuple(
         tuple(cell if free[r, c] else () for c, cell in enumerate(row))
         for r, row in enumerate(pencilled)
@@ -471,7 +471,6 @@ def unsolved_message(
     given by the person rather than read: then the digits are to be corrected. `pointer`, when
     given, is added in brackets (where to see each reading stage). `solve` and `hint` say the
     same failure of a photo with this line."""
-    from sudoku_lens.puzzle.text import find_conflict, format_line
     from sudoku_lens.read.grid.doubt import part_of_puzzle
 
     if status is Status.SEVERAL:

@@ -10,9 +10,7 @@ that a wrong file is one clear line, not a TLS error.
 
 from __future__ import annotations
 
-import base64
 import datetime
-import hashlib
 import ipaddress
 import os
 from collections.abc import Iterable
@@ -44,9 +42,8 @@ class Certificate:
     """A certificate and key on disk, ready for the server.
 
     `names` are the host names and addresses it is valid for; `fingerprint` is its SHA-256 as
-    browsers show it (colon-separated hex); `spki_sha256` is the base64 SHA-256 of its public key
-    (what Chromium's --ignore-certificate-errors-spki-list takes); `made` is True when it was
-    made by this call rather than reused; `self_signed` is False for the user's own.
+    browsers show it (colon-separated hex); `made` is True when it was made by this call rather
+    than reused; `self_signed` is False for the user's own.
     """
 
     certificate_path: Path
@@ -54,7 +51,6 @@ class Certificate:
     names: tuple[str, ...]
     not_after: datetime.datetime
     fingerprint: str
-    spki_sha256: str
     made: bool
     self_signed: bool
 
@@ -100,7 +96,7 @@ def ensure_certificate(
     key_path = folder / KEY_FILE
     kept = _kept_certificate(certificate_path, key_path)
     if kept is not None:
-        certificate, key = kept
+        certificate = kept
         renew_after = certificate.not_valid_after_utc - datetime.timedelta(days=RENEW_DAYS)
         if _names_of(certificate) == wanted and now < renew_after:
             return _described(certificate, key_path, certificate_path, made=False)
@@ -149,7 +145,7 @@ def load_own_certificate(
         raise SudokuLensError(
             f"--key {key_path}: not a PEM private key (expected -----BEGIN PRIVATE KEY-----)"
         ) from None
-    if _public_der(key.public_key()) != _public_der(certificate.public_key()):
+    if not _belongs(key, certificate):
         raise SudokuLensError(
             f"--key {key_path} is not the key of the certificate {certificate_path}"
         )
@@ -159,16 +155,7 @@ def load_own_certificate(
         raise SudokuLensError(
             f"--cert {certificate_path} expired on {expiry:%Y-%m-%d}: browsers refuse it"
         )
-    return Certificate(
-        certificate_path=certificate_path,
-        key_path=key_path,
-        names=_names_of(certificate),
-        not_after=expiry,
-        fingerprint=_fingerprint(certificate),
-        spki_sha256=_spki_sha256(certificate),
-        made=False,
-        self_signed=False,
-    )
+    return _described(certificate, key_path, certificate_path, made=False, self_signed=False)
 
 
 def _read(path: Path, what: str) -> bytes:
@@ -183,21 +170,15 @@ def _read(path: Path, what: str) -> bytes:
         raise SudokuLensError(f"{option} {path}: cannot read it: {exc.strerror or exc}") from None
 
 
-def _kept_certificate(
-    certificate_path: Path, key_path: Path
-) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey] | None:
-    """The certificate and key kept, or None when either is missing, unreadable, damaged, or
+def _kept_certificate(certificate_path: Path, key_path: Path) -> x509.Certificate | None:
+    """The certificate kept, or None when it or its key is missing, unreadable, damaged, or
     they do not belong together."""
     try:
         certificate = x509.load_pem_x509_certificate(certificate_path.read_bytes())
         key = serialization.load_pem_private_key(key_path.read_bytes(), password=None)
     except (OSError, ValueError, TypeError, UnsupportedAlgorithm):
         return None
-    if not isinstance(key, ec.EllipticCurvePrivateKey):
-        return None
-    if _public_der(key.public_key()) != _public_der(certificate.public_key()):
-        return None
-    return certificate, key
+    return certificate if _belongs(key, certificate) else None
 
 
 def _self_signed(
@@ -256,7 +237,12 @@ def _names_of(certificate: x509.Certificate) -> tuple[str, ...]:
 
 
 def _described(
-    certificate: x509.Certificate, key_path: Path, certificate_path: Path, *, made: bool
+    certificate: x509.Certificate,
+    key_path: Path,
+    certificate_path: Path,
+    *,
+    made: bool,
+    self_signed: bool = True,
 ) -> Certificate:
     return Certificate(
         certificate_path=certificate_path,
@@ -264,9 +250,8 @@ def _described(
         names=_names_of(certificate),
         not_after=certificate.not_valid_after_utc,
         fingerprint=_fingerprint(certificate),
-        spki_sha256=_spki_sha256(certificate),
         made=made,
-        self_signed=True,
+        self_signed=self_signed,
     )
 
 
@@ -274,9 +259,10 @@ def _fingerprint(certificate: x509.Certificate) -> str:
     return certificate.fingerprint(hashes.SHA256()).hex(":").upper()
 
 
-def _spki_sha256(certificate: x509.Certificate) -> str:
-    digest = hashlib.sha256(_public_der(certificate.public_key())).digest()
-    return base64.b64encode(digest).decode()
+def _belongs(key: object, certificate: x509.Certificate) -> bool:
+    """Whether the private `key` is that of `certificate`'s public key."""
+    public = key.public_key()  # type: ignore[attr-defined]
+    return _public_der(public) == _public_der(certificate.public_key())
 
 
 def _public_der(public_key: object) -> bytes:
