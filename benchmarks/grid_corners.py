@@ -26,15 +26,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-OFF = 0.05
-"""Largest corner error, as a share of the grid's side, of a grid found whole."""
-
-
-def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
-    """The farthest of the four corners `found` from `truth`'s (both TL, TR, BR, BL), as a share
-    of the mean side of `truth`."""
-    side = np.linalg.norm(truth - np.roll(truth, 1, axis=0), axis=1).mean()
-    return float(np.linalg.norm(found - truth, axis=1).max() / side)
+from sudoku_lens.read.evaluate import CORNERS_FAR as OFF
+from sudoku_lens.read.evaluate import corner_error
 
 
 def measure(photo) -> tuple[float, float | None, float, str]:

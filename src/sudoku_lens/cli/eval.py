@@ -71,8 +71,6 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate and print the report; exit code 0 (the numbers are the result)."""
-    from tqdm import tqdm
-
     from sudoku_lens.read.cell_labels import is_labelled_folder
 
     if is_labelled_folder(args.path):
@@ -81,13 +79,7 @@ def run(args: argparse.Namespace) -> int:
 
     photos = list_photos(args.path, split=args.split, limit=args.limit)
     root = Path(args.path) if Path(args.path).is_dir() else Path(args.path).parent
-
-    def progress(items: list[Path]) -> Any:
-        return tqdm(
-            items, desc="reading", unit="photo", file=sys.stderr, disable=not sys.stderr.isatty()
-        )
-
-    evaluation = evaluate(photos, root=root, givens=args.givens, progress=progress)
+    evaluation = evaluate(photos, root=root, givens=args.givens, progress=_progress)
     if args.json:
         print(json.dumps(evaluation.to_json()))
     else:
@@ -97,8 +89,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_labelled(args: argparse.Namespace) -> int:
     """Evaluate a cell-labelled folder (see `read.cell_labels`) and print its report."""
-    from tqdm import tqdm
-
     from sudoku_lens.read.cell_labels import load_labelled_folder
     from sudoku_lens.read.evaluate import (
         EvaluationError,
@@ -111,15 +101,18 @@ def _run_labelled(args: argparse.Namespace) -> int:
             f"--givens is for folders of .dat files; {args.path} labels its cells itself"
         )
     photos = load_labelled_folder(args.path, split=args.split, limit=args.limit)
-
-    def progress(items: list[Any]) -> Any:
-        return tqdm(
-            items, desc="reading", unit="photo", file=sys.stderr, disable=not sys.stderr.isatty()
-        )
-
-    evaluation = evaluate_labelled(photos, root=Path(args.path), progress=progress)
+    evaluation = evaluate_labelled(photos, root=Path(args.path), progress=_progress)
     if args.json:
         print(json.dumps(evaluation.to_json()))
     else:
         print(format_labelled_report(evaluation))
     return 0
+
+
+def _progress(items: list[Any]) -> Any:
+    """A progress bar over the photos on a terminal's stderr (none when it is not one)."""
+    from tqdm import tqdm
+
+    return tqdm(
+        items, desc="reading", unit="photo", file=sys.stderr, disable=not sys.stderr.isatty()
+    )

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from sudoku_lens.errors import SudokuLensError
+from sudoku_lens.puzzle.text import cell_name
 from sudoku_lens.read.cell_labels import CANDIDATES_LABEL, LabelledPhoto
 from sudoku_lens.read.dataset import grid_text, in_split, photo_kinds, photo_number
 from sudoku_lens.read.dataset import read_dat as read_dat_grid
@@ -354,7 +355,7 @@ def _describe(result: PhotoResult) -> str:
     if result.read is None:
         return f"not read ({result.error})"
     wrong = [
-        f"r{i // 9 + 1}c{i % 9 + 1} {e}->{r}"
+        f"{cell_name(i)} {e}->{r}"
         for i, (e, r) in enumerate(zip(result.expected, result.read, strict=True))
         if e != r
     ]
@@ -362,7 +363,7 @@ def _describe(result: PhotoResult) -> str:
     text = f"{len(wrong)} wrong ({shown})" if wrong else "digits right"
     if result.wrong_kinds:
         kinds = [
-            f"r{i // 9 + 1}c{i % 9 + 1} {e}->{r}"
+            f"{cell_name(i)} {e}->{r}"
             for i, (e, r) in enumerate(
                 zip(result.expected_kinds or "", result.read_kinds or "", strict=True)
             )
@@ -416,7 +417,7 @@ class LabelledResult:
             "read": None if self.read is None else "".join(CLASS_NAMES[v] for v in self.read),
             "wrong_cells": self.wrong_cells,
             "candidates_wrong": {
-                _cell_name(cell): {"written": digits, "read": self.read_candidates[cell]}
+                cell_name(cell): {"written": digits, "read": self.read_candidates[cell]}
                 for cell, digits in (self.expected_candidates or {}).items()
                 if self.read_candidates is not None and self.read_candidates[cell] != digits
             },
@@ -508,10 +509,6 @@ class LabelledEvaluation(_Totals):
             "confusion": self.confusion.tolist(),
             "per_photo": [r.to_json() for r in self.results],
         }
-
-
-def _cell_name(cell: int) -> str:
-    return f"r{cell // 9 + 1}c{cell % 9 + 1}"
 
 
 def corner_error(found: np.ndarray, labelled: np.ndarray) -> float:
@@ -615,7 +612,7 @@ def format_labelled_report(evaluation: LabelledEvaluation, worst: int = 10) -> s
                 lines.append(f"  {result.file}: not read ({result.error})")
                 continue
             wrong = [
-                f"{_cell_name(i)} {CLASS_NAMES[e]}->{CLASS_NAMES[r]}"
+                f"{cell_name(i)} {CLASS_NAMES[e]}->{CLASS_NAMES[r]}"
                 for i, (e, r) in enumerate(zip(result.expected, result.read, strict=True))
                 if e != r
             ]

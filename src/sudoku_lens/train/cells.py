@@ -46,6 +46,7 @@ from sudoku_lens.read.content import (
 )
 from sudoku_lens.read.digits import WORK, CellInk, find_inks
 from sudoku_lens.read.grid import cut_grid
+from sudoku_lens.read.grid.cells import CELL, MARGIN
 from sudoku_lens.read.image_io import load_image
 from sudoku_lens.read.kinds import NOTES
 from sudoku_lens.read.reader import read_grid_cells
@@ -59,9 +60,6 @@ Log = Callable[[str], None]
 MIN_AGREEMENT = 0.7
 """Least share of a grid's labelled digits the digit model reads as labelled for its cells to
 be used (below, the grid was read the wrong way up or another grid was taken for it)."""
-
-CELL = 36
-"""A cell's side inside its WORK-pixel crop (the crop's margin is (WORK - CELL) / 2)."""
 
 
 @dataclass(frozen=True)
@@ -156,11 +154,11 @@ def labelled_cells(folder: Path, split: str, *, jitters: int, seed: int, log: Lo
     return CellSet.concat(sets)
 
 
-def wicht_cells(root: Path, *, jitters: int, seed: int, log: Log) -> CellSet:
-    """Samples of the training photos of a wicht-v2-train folder's printed/ and mixed/."""
+def wicht_cells(root: Path, *, log: Log) -> CellSet:
+    """Samples of the training photos of a wicht-v2-train folder's printed/ and mixed/, each
+    cut as the photo's outline gives it."""
     from sudoku_lens.read.kinds import read_cells
 
-    rng = np.random.default_rng(seed)
     sets, skipped = [], 0
     for folder in ("printed", "mixed"):
         for photo in _progress(load_photos(root, folder), f"{folder} photos"):
@@ -172,9 +170,6 @@ def wicht_cells(root: Path, *, jitters: int, seed: int, log: Log) -> CellSet:
                 skipped += 1
                 continue
             sets.append(grid_cells(list(cells.found), cells.turns, photo.labels, None))
-            for _ in range(jitters):
-                found = find_inks(cut_cells(image, photo, rng).cells)
-                sets.append(grid_cells(found, cells.turns, photo.labels, None))
     log(f"{root.name}: {len(sets)} grid cuts, {skipped} photos read the wrong way up left out")
     return CellSet.concat(sets)
 
@@ -231,18 +226,16 @@ def _small_digit(digit: int, height: float, rng: np.random.Generator) -> np.ndar
 
 def _ghosts(canvas: np.ndarray, rng: np.random.Generator, count: int, value: tuple) -> None:
     """Rubbed-out small marks: faint small digits anywhere in the cell."""
-    margin = (WORK - CELL) // 2
     for _ in range(count):
         glyph = _small_digit(int(rng.integers(1, 10)), CELL * rng.uniform(0.18, 0.35), rng)
-        x = margin + int(rng.uniform(-0.05, 0.85) * CELL)
-        y = margin + int(rng.uniform(-0.05, 0.85) * CELL)
+        x = MARGIN + int(rng.uniform(-0.05, 0.85) * CELL)
+        y = MARGIN + int(rng.uniform(-0.05, 0.85) * CELL)
         _stamp(canvas, glyph, x, y, rng.uniform(*value))
 
 
 def synthetic_candidates(rng: np.random.Generator) -> tuple[np.ndarray, tuple[int, ...]]:
     """(WORK, WORK) float32 ink (1.0 = the grid's stroke darkness) of a cell of pencilled
     candidates, and its digits."""
-    margin = (WORK - CELL) // 2
     canvas = np.zeros((WORK, WORK), np.float32)
     count = int(rng.choice([1, 2, 3, 4], p=[0.25, 0.5, 0.2, 0.05]))
     digits = tuple(sorted(int(d) for d in rng.choice(np.arange(1, 10), count, replace=False)))
@@ -251,10 +244,10 @@ def synthetic_candidates(rng: np.random.Generator) -> tuple[np.ndarray, tuple[in
     layout = rng.choice(["row", "keypad", "anywhere"], p=[0.55, 0.3, 0.15])
     glyphs = [_small_digit(d, height * rng.uniform(0.9, 1.1), rng) for d in digits]
     if layout == "row":
-        x = margin + int(rng.uniform(-0.04, 0.3) * CELL)
-        y = margin + int(rng.uniform(-0.06, 0.25) * CELL)
+        x = MARGIN + int(rng.uniform(-0.04, 0.3) * CELL)
+        y = MARGIN + int(rng.uniform(-0.06, 0.25) * CELL)
         if rng.random() < 0.2:  # at the bottom, or down the middle, instead
-            y = margin + int(rng.uniform(0.3, 0.7) * CELL)
+            y = MARGIN + int(rng.uniform(0.3, 0.7) * CELL)
         for glyph in glyphs:
             _stamp(canvas, glyph, x, y + int(rng.normal(0, 1)), value * rng.uniform(0.85, 1.15))
             x += glyph.shape[1] + int(rng.uniform(0.0, 0.4) * height)
@@ -265,7 +258,7 @@ def synthetic_candidates(rng: np.random.Generator) -> tuple[np.ndarray, tuple[in
                 centre = WORK / 2 + (place - 1.0) * rng.uniform(0.25, 0.33) * CELL
                 centre += rng.normal(0.0, 0.03 * CELL, 2)
             else:
-                centre = margin + rng.uniform(0.1, 0.9, 2) * CELL
+                centre = MARGIN + rng.uniform(0.1, 0.9, 2) * CELL
             x, y = int(centre[0] - glyph.shape[1] / 2), int(centre[1] - glyph.shape[0] / 2)
             _stamp(canvas, glyph, x, y, value * rng.uniform(0.85, 1.15))
     if rng.random() < 0.3:
@@ -494,7 +487,7 @@ def run_cells_training(
         synthetic_cells(synthetic, seed + 2),
     ]
     if wicht is not None:
-        parts.append(wicht_cells(wicht, jitters=0, seed=seed + 1, log=log))
+        parts.append(wicht_cells(wicht, log=log))
     parts.append(
         generated_photo_cells(
             generated, seed, handwriting_fonts=[str(p) for p in find_handwriting_fonts()]
