@@ -23,7 +23,15 @@ import cv2
 import numpy as np
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
+from browser_pages import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    TIMEOUT_MS,
+    fake_camera_args,
+    grid_state,
+    opened_page,
+)
+
 if not CHROMIUM.exists():
     pytest.skip(
         "browser tests need Debian's Chromium at /usr/bin/chromium: apt-get install -y chromium",
@@ -39,17 +47,6 @@ from sudoku_lens.synth import synth_photo, synth_video  # noqa: E402
 from sudoku_lens.web import create_app  # noqa: E402
 
 SHOTS = Path(tempfile.gettempdir())
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-TIMEOUT_MS = 20_000
 
 
 @pytest.fixture(scope="module")
@@ -82,34 +79,11 @@ def video(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser(video):
     _, y4m = video
-    args = CHROMIUM_ARGS + [
-        "--use-fake-device-for-media-stream",
-        "--use-fake-ui-for-media-stream",
-        f"--use-file-for-fake-video-capture={y4m}",
-    ]
+    args = CHROMIUM_ARGS + fake_camera_args(y4m)
     with sync_api.sync_playwright() as playwright:
         instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
         yield instance
         instance.close()
-
-
-@contextlib.contextmanager
-def opened_page(browser, server: str, init_script: str | None = None, **options) -> Iterator:
-    """The app's page in a browser context of its own (`options`: Playwright's, e.g. the
-    viewport), the camera allowed and `init_script` run before the page's own; any JavaScript
-    error on it fails the test."""
-    context = browser.new_context(**options)
-    context.grant_permissions(["camera"], origin=server)
-    if init_script is not None:
-        context.add_init_script(init_script)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    tab.set_default_timeout(TIMEOUT_MS)
-    tab.goto(server)
-    yield tab
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 @pytest.fixture
@@ -124,16 +98,6 @@ def photo(tmp_path_factory):
     path = tmp_path_factory.mktemp("photo") / "sudoku.jpg"
     cv2.imwrite(str(path), shot.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
     return shot, path
-
-
-def grid_state(page) -> tuple[str, str]:
-    """The editor's digits (81 chars, 0 for empty and for a cell of candidates) and the answer
-    digits shown in empty cells."""
-    return page.eval_on_selector_all(
-        "#grid input",
-        "cells => [cells.map(c => c.classList.contains('notes') ? '0' : c.value || '0').join(''),"
-        " cells.map(c => c.placeholder || '0').join('')]",
-    )
 
 
 def upload(page, path: Path) -> None:

@@ -10,7 +10,6 @@ computer). The browser trusts the certificate that command made, by its public k
 from __future__ import annotations
 
 import base64
-import contextlib
 import hashlib
 import os
 import queue
@@ -26,9 +25,9 @@ from pathlib import Path
 import cv2
 import pytest
 
+from browser_pages import CHROMIUM, CHROMIUM_ARGS, fake_camera_args, grid_state, opened_page
 from conftest import decode_terminal_qr
 
-CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
     pytest.skip(
         "browser tests need Debian's Chromium at /usr/bin/chromium: apt-get install -y chromium",
@@ -45,16 +44,6 @@ from sudoku_lens.puzzle import format_line  # noqa: E402
 from sudoku_lens.synth import synth_photo, synth_video  # noqa: E402
 from sudoku_lens.web.certificate import CERTIFICATE_FILE  # noqa: E402
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SHOTS = Path(tempfile.gettempdir())
 PHONE = "Pixel 7"
 TIMEOUT_MS = 30_000
@@ -128,34 +117,20 @@ def playwright():
 def browser(playwright, lan_server, video):
     """Chromium trusting the certificate serve --lan made (and no other), with a fake camera."""
     _, y4m = video
-    args = CHROMIUM_ARGS + [
+    args = [
+        *CHROMIUM_ARGS,
         f"--ignore-certificate-errors-spki-list={lan_server.spki_sha256}",
-        "--use-fake-device-for-media-stream",
-        "--use-fake-ui-for-media-stream",
-        f"--use-file-for-fake-video-capture={y4m}",
+        *fake_camera_args(y4m),
     ]
     instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
     yield instance
     instance.close()
 
 
-@contextlib.contextmanager
-def phone_page(playwright, browser, url: str, init_script: str | None = None) -> Iterator:
-    """The page on an emulated phone (touch, its screen and user agent), the camera allowed and
-    `init_script` run before the page's own; any JavaScript error on it fails the test."""
+def phone_page(playwright, browser, url: str, init_script: str | None = None):
+    """The page on an emulated phone (touch, its screen and user agent): see `opened_page`."""
     device = {k: v for k, v in playwright.devices[PHONE].items() if k != "default_browser_type"}
-    context = browser.new_context(**device)
-    context.grant_permissions(["camera"], origin=url.rstrip("/"))
-    if init_script is not None:
-        context.add_init_script(init_script)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    tab.set_default_timeout(TIMEOUT_MS)
-    tab.goto(url)
-    yield tab
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    return opened_page(browser, url, init_script, timeout_ms=TIMEOUT_MS, **device)
 
 
 @pytest.fixture(scope="module")
@@ -164,15 +139,6 @@ def photo(tmp_path_factory):
     path = tmp_path_factory.mktemp("photo") / "sudoku.jpg"
     cv2.imwrite(str(path), shot.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
     return shot, path
-
-
-def grid_state(page) -> tuple[str, str]:
-    """The editor's digits (81 chars, 0 for empty) and the answer digits shown in empty cells."""
-    return page.eval_on_selector_all(
-        "#grid input",
-        "cells => [cells.map(c => c.value || '0').join(''),"
-        " cells.map(c => c.placeholder || '0').join('')]",
-    )
 
 
 def test_the_qr_code_printed_decodes_to_the_address_served(lan_server):
