@@ -23,6 +23,7 @@ import argparse
 import time
 from pathlib import Path
 
+from check import share
 from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.pipeline import solve_photo
 from sudoku_lens.read.cell_labels import CANDIDATES_LABEL, load_labelled_folder
@@ -59,9 +60,6 @@ def main() -> None:
                 with_digits += 1
                 exact += result.reading.candidates[r][c] == photo.candidates[(int(r), int(c))]
     seconds = time.perf_counter() - start
-
-    def share(part: int, whole: int) -> str:
-        return f"{100 * part / whole:.1f}%" if whole else "n/a"
 
     print(
         f"{len(photos)} photos ({args.split}), {seconds:.1f} s: solved {solved}, refused {refused}"

@@ -25,18 +25,15 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse
-import sys
 import time
 
 import numpy as np
 
-from sudoku_lens.errors import SudokuLensError
+from check import add_generated_arguments, pen_fonts, read_generated, share
 from sudoku_lens.pipeline import CHECKED_CANDIDATES, answer_reading
 from sudoku_lens.read.kinds import NOTES
-from sudoku_lens.read.reader import read_image
 from sudoku_lens.solve import Status
 from sudoku_lens.synth.handwriting import synth_filled_photo
-from sudoku_lens.train.fonts import HANDWRITING_PACKAGES, find_handwriting_fonts
 
 MISSED = (
     "givens not solved",
@@ -50,24 +47,11 @@ MISSED = (
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=40, help="photos to generate (default 40)")
-    parser.add_argument(
-        "--first",
-        type=int,
-        default=20001,
-        help="first seed (default 20001: the kinds model's training photos use seeds 0-479)",
-    )
+    add_generated_arguments(parser)
     parser.add_argument(
         "--wrong-notes", type=int, default=3, help="cells of wrong candidates per photo"
     )
     parser.add_argument("--notes", type=float, default=0.3, help="share of free cells of notes")
-    parser.add_argument("--difficulty", default="medium", choices=("easy", "medium", "hard"))
-    parser.add_argument(
-        "--kinds",
-        choices=("truth", "reader"),
-        default="truth",
-        help="cell kinds from the generator (default) or from the reader",
-    )
     parser.add_argument(
         "--candidates",
         choices=("truth", "reader"),
@@ -75,14 +59,7 @@ def main() -> None:
         help="candidates read (default) or pencilled (the generator's)",
     )
     args = parser.parse_args()
-    fonts = [str(path) for path in find_handwriting_fonts()]
-    if not fonts:
-        print(
-            "warning: no handwriting fonts installed (Debian's "
-            + " ".join(HANDWRITING_PACKAGES)
-            + "): the pen entries are drawn with strokes alone",
-            file=sys.stderr,
-        )
+    fonts = pen_fonts()
 
     planted = caught = right_sets = flagged = alarmed = solved = lost = 0
     notes_cells = exact = read_any = 0
@@ -98,13 +75,10 @@ def main() -> None:
         )
         truth = sample.filled
         wrong = truth.wrong_candidates
-        try:
-            reading = read_image(sample.photo.image)
-        except SudokuLensError:
+        reading = read_generated(sample, args.kinds)
+        if reading is None:
             lost += 1
             continue
-        if args.kinds == "truth":
-            reading = reading.with_kinds(truth.kinds)
         for r, c in np.argwhere(truth.kinds == NOTES):
             notes_cells += 1
             read = reading.candidates[r][c]
@@ -141,9 +115,6 @@ def main() -> None:
         flagged += false
         alarmed += bool(reported - {(int(r), int(c)) for r, c in np.argwhere(wrong)})
     seconds = time.perf_counter() - start
-
-    def share(part: int, whole: int) -> str:
-        return f"{100 * part / whole:.1f}%" if whole else "n/a"
 
     print(
         f"{args.seeds} photos ({args.difficulty}, kinds from the {args.kinds}, candidates from "

@@ -36,9 +36,9 @@ import numpy as np
 from sudoku_lens.errors import SudokuLensError
 from sudoku_lens.pipeline import RIGHT_FROM, UNSURE_BELOW, WRONG_ODDS, Answer, answer_reading
 from sudoku_lens.read.kinds import HANDWRITTEN
-from sudoku_lens.read.reader import read_image
+from sudoku_lens.read.reader import Reading, read_image
 from sudoku_lens.solve import Status
-from sudoku_lens.synth.handwriting import synth_filled_photo
+from sudoku_lens.synth.handwriting import SyntheticFilledPhoto, synth_filled_photo
 from sudoku_lens.train.fonts import HANDWRITING_PACKAGES, find_handwriting_fonts
 
 ODDS_SWEEP = (1.0, 20.0, 33.0, 50.0, 70.0)
@@ -71,8 +71,9 @@ def _why_missed(
     return "taken for right"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_generated_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of a benchmark on generated hand-filled photos: which seeds, how hard, and
+    whose cell kinds."""
     parser.add_argument("--seeds", type=int, default=40, help="photos to generate (default 40)")
     parser.add_argument(
         "--first",
@@ -80,7 +81,6 @@ def main() -> None:
         default=20001,
         help="first seed (default 20001: the kinds model's training photos use seeds 0-479)",
     )
-    parser.add_argument("--mistakes", type=int, default=3, help="wrong entries per photo")
     parser.add_argument("--difficulty", default="medium", choices=("easy", "medium", "hard"))
     parser.add_argument(
         "--kinds",
@@ -88,7 +88,11 @@ def main() -> None:
         default="truth",
         help="cell kinds from the generator (default) or from the reader",
     )
-    args = parser.parse_args()
+
+
+def pen_fonts() -> list[str]:
+    """The handwriting fonts installed, to draw pen entries with; a warning when there are none
+    (the photos are then not those the documented figures were measured on)."""
     fonts = [str(path) for path in find_handwriting_fonts()]
     if not fonts:
         print(
@@ -98,6 +102,30 @@ def main() -> None:
             "the figures of docs/accuracy.md were measured on",
             file=sys.stderr,
         )
+    return fonts
+
+
+def read_generated(sample: SyntheticFilledPhoto, kinds: str) -> Reading | None:
+    """The reading of a generated photo, its cells' kinds the generator's when `kinds` is
+    "truth"; None when its grid is not found."""
+    try:
+        reading = read_image(sample.photo.image)
+    except SudokuLensError:
+        return None
+    return reading.with_kinds(sample.filled.kinds) if kinds == "truth" else reading
+
+
+def share(part: int, whole: int) -> str:
+    """`part` of `whole` as a percentage with one decimal ("n/a" of nothing)."""
+    return f"{100 * part / whole:.1f}%" if whole else "n/a"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_generated_arguments(parser)
+    parser.add_argument("--mistakes", type=int, default=3, help="wrong entries per photo")
+    args = parser.parse_args()
+    fonts = pen_fonts()
 
     caught = planted = flagged = wrongly = right_entries = solved = lost = others = 0
     missed = dict.fromkeys(MISSED, 0)
@@ -106,13 +134,10 @@ def main() -> None:
     start = time.perf_counter()
     for seed in range(args.first, args.first + args.seeds):
         sample = synth_filled_photo(seed, args.difficulty, mistakes=args.mistakes, font_files=fonts)
-        try:
-            reading = read_image(sample.photo.image)
-        except SudokuLensError:
+        reading = read_generated(sample, args.kinds)
+        if reading is None:
             lost += 1
             continue
-        if args.kinds == "truth":
-            reading = reading.with_kinds(sample.filled.kinds)
         answer = answer_reading(reading)
         truth = sample.filled
         hand = truth.kinds == HANDWRITTEN
@@ -149,9 +174,6 @@ def main() -> None:
             counts[1] += int((right & (checked & ~sure | differs)).sum())
             counts[2] += int((differs & ~hand).sum())
     seconds = time.perf_counter() - start
-
-    def share(part: int, whole: int) -> str:
-        return f"{100 * part / whole:.1f}%" if whole else "n/a"
 
     print(
         f"{args.seeds} photos ({args.difficulty}, kinds from the {args.kinds}), "
