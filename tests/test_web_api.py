@@ -362,7 +362,8 @@ def test_solve_grid_solves_with_the_cli_json_shape(client):
     assert response.status_code == 200
     body = response.json()
     assert {"puzzle", "status", "solution", "guesses", "seconds"} <= set(body)
-    assert body["wrong_entries"] == body["unsure_entries"] == []
+    assert body["wrong_entries"] == body["unsure_entries"] == body["wrong_candidates"] == []
+    assert body["candidates"] == [""] * 81
     assert body["givens"] == PUZZLE
     assert body["kinds"] == "".join("p" if d != "0" else "." for d in PUZZLE)
     assert body["status"] == "solved"
@@ -387,6 +388,42 @@ def test_solve_grid_checks_the_entries_sent(client):
         }
     ]
     assert body["kinds"][empty[0]] == body["kinds"][empty[1]] == "h"
+
+
+def test_solve_grid_checks_the_candidates_sent(client):
+    empty = [i for i, d in enumerate(PUZZLE) if d == "0"]
+    left_out, holding, lone = empty[:3]
+    candidates = [""] * 81
+    others = [d for d in "123456789" if d != SOLUTION[left_out]]
+    candidates[left_out] = others[0] + others[1]
+    candidates[holding] = SOLUTION[holding] + next(d for d in "123456789" if d != SOLUTION[holding])
+    candidates[lone] = next(d for d in "123456789" if d != SOLUTION[lone])
+    candidates[PUZZLE.index("5")] = "12"  # a given's cell holds no candidates
+    body = client.post(
+        "/api/solve-grid", json={"puzzle": PUZZLE, "candidates": candidates}
+    ).json()
+    r, c = divmod(left_out, 9)
+    assert body["wrong_candidates"] == [
+        {
+            "cell": f"r{r + 1}c{c + 1}",
+            "written": "".join(sorted(candidates[left_out])),
+            "expected": int(SOLUTION[left_out]),
+        }
+    ]
+    assert body["candidates"][PUZZLE.index("5")] == ""
+    assert body["candidates"][holding] == "".join(sorted(candidates[holding]))
+
+
+@pytest.mark.parametrize(
+    ("candidates", "words"),
+    [(["12"] * 80, ["candidates", "81"]), (["x"] + [""] * 80, ["r1c1", "x"])],
+)
+def test_solve_grid_with_bad_candidates_is_a_422_saying_why(client, candidates, words):
+    response = client.post("/api/solve-grid", json={"puzzle": PUZZLE, "candidates": candidates})
+    assert response.status_code == 422
+    error = response.json()["error"]
+    for word in words:
+        assert word in error
 
 
 def test_solve_grid_reports_several_solutions(client):

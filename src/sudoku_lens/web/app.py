@@ -225,6 +225,13 @@ class GridRequest(BaseModel):
         "solution",
         max_length=MAX_PUZZLE_CHARACTERS,
     )
+    candidates: list[str] | None = Field(
+        None,
+        description='81 strings, row by row: the candidates the person pencilled ("45", "" where '
+        "none), checked against the solution: two or more that leave out the answer are named in "
+        "wrong_candidates",
+        max_length=81,
+    )
 
 
 class GridResult(BaseModel):
@@ -240,6 +247,12 @@ class GridResult(BaseModel):
     givens: str = Field(description="the puzzle's givens (the same as `puzzle`)")
     wrong_entries: list[WrongEntry] = Field(description="entries that differ from the solution")
     unsure_entries: list[UnsureEntry] = Field(description="always empty: typed entries are sure")
+    candidates: list[str] = Field(
+        description='81 strings: the candidates checked in each cell ("45"), "" where none'
+    )
+    wrong_candidates: list[WrongCandidates] = Field(
+        description="cells whose two or more candidates leave out the answer"
+    )
 
 
 class RateRequest(BaseModel):
@@ -501,7 +514,9 @@ def create_app(
     @app.post("/api/solve-grid", response_model=GridResult, responses=ERRORS, tags=["puzzles"])
     async def solve_grid(body: GridRequest) -> dict[str, Any]:
         """Solve a puzzle given as text. No unique solution is a 200 with that status."""
-        return await run_in_pool(partial(_grid_json, body.puzzle, body.entries))
+        return await run_in_pool(
+            partial(_grid_json, body.puzzle, body.entries, body.candidates)
+        )
 
     @app.post(
         "/api/hint",
@@ -649,24 +664,28 @@ def _solve_json(data: bytes, texts: dict[str, str], check_only: bool, name: str)
     return payload
 
 
-def _grid_json(text: str, entries_text: str | None = None) -> dict[str, Any]:
+def _grid_json(
+    text: str, entries_text: str | None = None, candidates_sent: list[str] | None = None
+) -> dict[str, Any]:
     """Parse puzzle text that must break no rule (PuzzleFormatError, a 422, names the problem),
-    solve it and check the person's `entries_text` against the solution; on a pool thread, as
-    long text takes a while to parse."""
-    from sudoku_lens.pipeline import CheckedEntry
-    from sudoku_lens.read.kinds import HANDWRITTEN, PRINTED, kinds_text
+    solve it and check the person's `entries_text` and pencilled `candidates_sent` (81
+    strings) against the solution; on a pool thread, as long text takes a while to parse."""
+    from sudoku_lens.pipeline import CheckedEntry, check_candidates
+    from sudoku_lens.read.kinds import HANDWRITTEN, PRINTED, candidates_json, kinds_text
 
     puzzle = parse_puzzle(text)
     solution = solve(puzzle)
     entries = np.zeros((9, 9), np.uint8)
     if entries_text is not None and entries_text.strip():
         entries = np.where(puzzle == 0, parse_puzzle_digits(entries_text), 0).astype(np.uint8)
-    wrong = []
+    candidates = _open_cells_candidates(candidates_sent, (puzzle > 0) | (entries > 0))
+    wrong, wrong_candidates = [], []
     if solution.grid is not None:
         wrong = [
             CheckedEntry((int(r), int(c)), int(entries[r, c]), int(solution.grid[r, c]))
             for r, c in np.argwhere((entries > 0) & (entries != solution.grid))
         ]
+        wrong_candidates = check_candidates(candidates, solution.grid)
     kinds = np.where(puzzle > 0, PRINTED, np.where(entries > 0, HANDWRITTEN, 0))
     return {
         "puzzle": grid_json(puzzle),
@@ -678,7 +697,25 @@ def _grid_json(text: str, entries_text: str | None = None) -> dict[str, Any]:
         "givens": grid_json(puzzle),
         "wrong_entries": [entry.to_json() for entry in wrong],
         "unsure_entries": [],
+        "candidates": candidates_json(candidates),
+        "wrong_candidates": [cell.to_json() for cell in wrong_candidates],
     }
+
+
+def _open_cells_candidates(sent: list[str] | None, filled: np.ndarray) -> Any:
+    """The candidates `sent` (81 strings; a 422 names what is wrong), none where `filled` (9 x 9
+    bool: a given or an entry) or when none are sent."""
+    from sudoku_lens.read.kinds import parse_candidates
+
+    cells = [""] * 81 if sent is None else sent
+    if len(cells) != 81:
+        raise PuzzleFormatError(
+            f'candidates: send 81 strings of digits 1-9 ("" for none), not {len(cells)}'
+        )
+    parsed = parse_candidates(cells)
+    return tuple(
+        tuple(() if filled[r, c] else parsed[r][c] for c in range(9)) for r in range(9)
+    )
 
 
 def _bounded_puzzle(text: str, field: str) -> Any:
