@@ -13,7 +13,7 @@ from sudoku_lens.errors import GridNotFoundError
 from sudoku_lens.pipeline import solve_photo
 from sudoku_lens.read import image_io
 from sudoku_lens.read.image_io import MAX_PIXELS, Photo, load_image, load_photo
-from sudoku_lens.read.reader import read_image, read_photo, search_reduction
+from sudoku_lens.read.reader import read_image, read_photo, read_photo_cells, search_reduction
 from sudoku_lens.synth.example import EXAMPLE_PATH
 
 
@@ -112,6 +112,20 @@ def test_a_phone_photo_is_read_reduced_in_its_own_pixels(
     assert np.abs(reading.location.lattice - whole.location.lattice).max() < 4.0
     assert reading.image.shape == (4000, 3000, 3)
     assert decodes == [4, 1, 1], "the whole photo decoded once, only when drawn on"
+
+
+def test_the_cells_given_to_training_are_those_the_reader_reads(
+    example: np.ndarray, decodes: list[int]
+) -> None:
+    large = cv2.resize(example, (4000, 3000), interpolation=cv2.INTER_CUBIC)
+    data = jpeg(large, orientation=6)
+    location, cells = read_photo_cells(data)
+    assert decodes == [4], "cut from the reduced decoding, as read_photo cuts them"
+    reading = read_photo(data)
+    assert np.array_equal(location.lattice, reading.location.lattice)
+    assert cells.turns * 90 == reading.rotation
+    read = np.where(reading.grid > 0, reading.grid, 0)
+    assert np.array_equal(np.where(read > 0, cells.probabilities.argmax(axis=2), 0), read)
 
 
 def test_a_small_grid_in_a_large_photo_has_its_region_read_finer(

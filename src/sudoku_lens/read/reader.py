@@ -165,11 +165,35 @@ def read_photo(
     """
     start = time.perf_counter()
     photo = load_photo(source, name=name)
+    timings: dict[str, float] = {}
+    location = _locate_photo(photo, start, timings, trace)
+    return _read_cells(photo, location, timings)
+
+
+def read_photo_cells(
+    source: str | os.PathLike[str] | bytes | np.ndarray, *, name: str | None = None
+) -> tuple[GridLocation, CellReading]:
+    """The grid of a photo (as `read_photo` takes it) and its cells read by the digit model,
+    cut as `read_photo` cuts them (from the reduced decoding where it reads one): what the
+    training of the models is given, so that they learn the cells the reader sees."""
+    start = time.perf_counter()
+    photo = load_photo(source, name=name)
+    timings: dict[str, float] = {}
+    return _cut_and_read(photo, _locate_photo(photo, start, timings, None), timings)
+
+
+def _locate_photo(
+    photo: Photo, start: float, timings: dict[str, float], trace: GridSearch | None
+) -> GridLocation:
+    """The grid of `photo` in the whole photo's pixels, searched in the reduced decoding
+    (`search_reduction`) with the cells cut again finer where needed (`_cells_at_resolution`),
+    or in the whole photo where no grid is seen reduced; the decoding's seconds (from `start`)
+    and the search's are added to `timings`."""
     reduction = search_reduction(photo)
     image = photo.decoded(reduction)
-    timings = {"decode": time.perf_counter() - start}
+    timings["decode"] = time.perf_counter() - start
     if reduction == 1:
-        return _read(photo, timings, trace)
+        return locate_grid(photo.image, timings=timings, trace=trace)
     try:
         location = locate_grid(image, timings=timings, trace=trace, retry=False)
     except GridCutOffError:
@@ -180,14 +204,14 @@ def read_photo(
         start = time.perf_counter()
         photo.decoded()
         timings["decode"] += time.perf_counter() - start
-        return _read(photo, timings, trace)
+        return locate_grid(photo.image, timings=timings, trace=trace)
     start = time.perf_counter()
     location = _cells_at_resolution(photo, location, reduction)
     timings["cells"] += time.perf_counter() - start
     if trace is not None:
         trace.scale /= reduction
         trace.location = location
-    return _read_cells(photo, location, timings)
+    return location
 
 
 def search_reduction(photo: Photo) -> int:

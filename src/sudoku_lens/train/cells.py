@@ -49,7 +49,7 @@ from sudoku_lens.read.grid import cut_grid
 from sudoku_lens.read.grid.cells import CELL, MARGIN
 from sudoku_lens.read.image_io import load_image
 from sudoku_lens.read.kinds import NOTES
-from sudoku_lens.read.reader import read_grid_cells
+from sudoku_lens.read.reader import read_grid_cells, read_photo_cells
 from sudoku_lens.synth.handwriting import PENS, elastic, stroke_digit, synth_filled_photo
 from sudoku_lens.train.fonts import find_handwriting_fonts
 from sudoku_lens.train.model import export_onnx, one_cycle_adamw
@@ -121,7 +121,7 @@ def grid_cells(
     return CellSet(inputs, content.astype(np.int64), digits, known)
 
 
-def _agrees(probabilities: np.ndarray, labels: np.ndarray) -> bool:
+def agrees_with_labels(probabilities: np.ndarray, labels: np.ndarray) -> bool:
     """Whether the digit model's reading (9, 9, 10) matches a grid's labelled digits."""
     labels = np.asarray(labels)
     digits = (labels > 0) & (labels < CANDIDATES_LABEL)
@@ -130,22 +130,23 @@ def _agrees(probabilities: np.ndarray, labels: np.ndarray) -> bool:
 
 
 def labelled_cells(folder: Path, split: str, *, jitters: int, seed: int, log: Log) -> CellSet:
-    """Samples of a cell-labelled folder's photos of `split`, each cut along the reader's
-    lattice and `jitters` jittered ones."""
+    """Samples of a cell-labelled folder's photos of `split`, each cut as the reader cuts it
+    (`read_photo_cells`: a JPEG from its reduced decoding) and along `jitters` jittered
+    lattices of the whole photo."""
     rng = np.random.default_rng(seed)
     sets, skipped = [], 0
     photos = load_labelled_folder(folder, split)
     for photo in _progress(photos, f"{split} photos"):
-        image = load_image(photo.path)
         try:
-            location, cells = read_grid_cells(image)
+            location, cells = read_photo_cells(photo.path)
         except SudokuLensError:
             skipped += 1
             continue
-        if not _agrees(cells.candidates, photo.labels):
+        if not agrees_with_labels(cells.candidates, photo.labels):
             skipped += 1
             continue
         sets.append(grid_cells(list(cells.found), cells.turns, photo.labels, photo.candidates))
+        image = load_image(photo.path) if jitters else None
         for _ in range(jitters):
             cut = cut_grid(image, jitter_lattice(location.lattice, rng))
             found = find_inks(cut.cells)
@@ -166,7 +167,7 @@ def wicht_cells(root: Path, *, log: Log) -> CellSet:
                 continue
             image = photo.read_image()
             cells = read_cells(cut_cells(image, photo))
-            if not _agrees(cells.candidates, photo.labels):
+            if not agrees_with_labels(cells.candidates, photo.labels):
                 skipped += 1
                 continue
             sets.append(grid_cells(list(cells.found), cells.turns, photo.labels, None))
@@ -202,7 +203,7 @@ def generated_photo_cells(count: int, seed: int, *, handwriting_fonts: Sequence[
             continue
         truth = made.filled
         labels = np.where(truth.kinds == NOTES, CANDIDATES_LABEL, truth.digits)
-        if _agrees(cells.candidates, labels):
+        if agrees_with_labels(cells.candidates, labels):
             sets.append(grid_cells(list(cells.found), cells.turns, labels, None))
     return CellSet.concat(sets)
 
