@@ -26,6 +26,7 @@ from sudoku_lens.train.fonts import (  # noqa: E402
     find_handwriting_fonts,
     render_digit_glyphs,
 )
+from sudoku_lens.train import pipeline  # noqa: E402
 from sudoku_lens.train.model import DigitNet, export_onnx  # noqa: E402
 from sudoku_lens.train.photos import load_photos  # noqa: E402
 from sudoku_lens.train.pipeline import (  # noqa: E402
@@ -98,6 +99,26 @@ def test_generated_handwriting_is_reproducible_and_labelled() -> None:
     assert (cells.pens == PEN).all()
     read = DigitClassifier.default().predict_prepared(cells.images).argmax(axis=1)
     assert np.mean(read == cells.labels) > 0.5, "each cell carries its own digit's label"
+
+
+def test_generated_handwriting_writes_a_share_in_peoples_styles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert {s.name for s in pipeline._styles_of(1)} >= {"continental-1", "lean-left"}
+    assert "barred-7" in {s.name for s in pipeline._styles_of(7)}
+    assert "barred-7" not in {s.name for s in pipeline._styles_of(1)}
+    written: list[str | None] = []
+    hand_digit = pipeline.hand_digit
+
+    def seen(digit, height, pen, rng, font_files=(), style=None):  # noqa: ANN001, ANN202
+        written.append(None if style is None else style.name)
+        return hand_digit(digit, height, pen, rng, font_files, style)
+
+    monkeypatch.setattr(pipeline, "hand_digit", seen)
+    generated_handwriting_set(540, seed=5, font_files=[])
+    share = sum(name is not None for name in written) / len(written)
+    assert abs(share - pipeline.STYLE_SHARE) < 0.07
+    assert {"continental-1", "barred-7", "open-4", "curled-9"} <= set(written)
 
 
 def test_the_pen_head_learns_print_from_pen_and_leaves_the_digits_alone(tiny: Dataset) -> None:

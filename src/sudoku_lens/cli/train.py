@@ -123,7 +123,13 @@ def run(args: argparse.Namespace) -> int:
     reports: dict = {}
     if not args.kinds_only and not args.cells_only:
         reports |= run_training(
-            args.data, args.out, epochs=args.epochs, seed=args.seed, font_dirs=args.fonts, log=log
+            args.data,
+            args.out,
+            epochs=args.epochs,
+            seed=args.seed,
+            font_dirs=args.fonts,
+            labelled=args.labelled,
+            log=log,
         )
     if not args.cells_only:
         reports |= run_kinds_training(

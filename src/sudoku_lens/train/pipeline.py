@@ -10,7 +10,9 @@
    (`sudoku_lens.train.photos`; several cuts each, along jittered lattices; printed photos and
    ones completed by hand, whose handwritten digits are labelled too), turn them upright, add
    them to the synthetic set and train the final model; validation photos (N % 5 == 0) are
-   never used. Training bends a share of the images at random (rotation, scale, shear, shift),
+   never used. With a cell-labelled folder (`--labelled`), the entries and the marks of the
+   pencilled candidates of its training photos are added likewise (`sudoku_lens.train.pencil`).
+   Training bends a share of the images at random (rotation, scale, shear, shift),
    as hands and cameras do. The pen head (print or handwriting) is trained afterwards on the
    finished features (`train_pen_head`), so it leaves the digits read as they were.
 4. Export to ONNX, check that ONNX Runtime agrees with PyTorch, quantize the model to 8 bits
@@ -42,7 +44,7 @@ from sudoku_lens.read.digits import (
     rotate_grid,
 )
 from sudoku_lens.read.kinds import HANDWRITTEN
-from sudoku_lens.synth.handwriting import PENS, Pen, hand_digit
+from sudoku_lens.synth.handwriting import HAND_STYLES, PENS, HandStyle, Pen, hand_digit
 from sudoku_lens.train.fonts import (
     find_fonts,
     find_handwriting_fonts,
@@ -50,6 +52,7 @@ from sudoku_lens.train.fonts import (
     render_digit_glyphs,
 )
 from sudoku_lens.train.model import DigitNet, export_onnx, one_cycle_adamw
+from sudoku_lens.train.pencil import pencil_set
 from sudoku_lens.train.photos import Photo, cut_cells, load_photos, photo_kinds
 from sudoku_lens.train.quantize import CALIBRATION_CELLS, quantize_model
 from sudoku_lens.train.synth_cells import sheet_style, synth_cell
@@ -144,19 +147,40 @@ def _sheets_of_glyphs(
     return _usable(np.concatenate(images), labels, PEN)
 
 
+STYLE_SHARE = 0.4
+"""Share of the generated handwritten digits written in one of the HAND_STYLES that shapes
+or leans that digit (the continental 1 and 7, the open 4, ...), the others in the default
+strokes and the handwriting fonts. Small digits need no style of their own here: the cells'
+digits are already drawn from a third to four fifths of the cell tall (`sheet_style`)."""
+
+
+def _styles_of(digit: int) -> list[HandStyle]:
+    """The HAND_STYLES that draw `digit` their own way or lean it."""
+    return [
+        style
+        for style in HAND_STYLES.values()
+        if digit in style.shapes or digit in style.extras or style.slant is not None
+    ]
+
+
 def generated_handwriting_set(count: int, seed: int, font_files: Sequence[str]) -> Dataset:
     """`count` cells of handwritten digits 1-9 as `sudoku_lens.synth` writes entries: from the
-    handwriting fonts `font_files` and from pen strokes, bent; every 20 sheets in one pen."""
+    handwriting fonts `font_files` and from pen strokes, bent, a share STYLE_SHARE in the
+    HAND_STYLES of people's hands; every 20 sheets in one pen."""
     rng = np.random.default_rng(seed)
     pens = list(PENS.values())
     labels = rng.integers(1, 10, count)
+    styles = {digit: _styles_of(digit) for digit in range(1, 10)}
     chunk = 27 * 20
     parts = []
     for start in _progress(range(0, count, chunk), "handwritten cells"):
         pen = pens[int(rng.integers(len(pens)))]
 
         def glyph_of(digit: int, rng: np.random.Generator, pen: Pen = pen) -> np.ndarray:
-            coverage = hand_digit(digit, int(rng.integers(36, 72)), pen, rng, font_files)
+            style = None
+            if rng.random() < STYLE_SHARE:
+                style = styles[digit][int(rng.integers(len(styles[digit])))]
+            coverage = hand_digit(digit, int(rng.integers(36, 72)), pen, rng, font_files, style)
             return (np.clip(coverage, 0.0, 1.0) * 255).astype(np.uint8)
 
         part = labels[start : start + chunk]
@@ -454,13 +478,15 @@ def run_training(
     handwritten: int = 27000,
     mnist_renders: int = 4,
     photo_variants: int = 4,
+    labelled: Path | None = None,
     log: Log = print,
 ) -> dict[str, Report]:
     """Run the whole recipe (see the module docstring) and write the ONNX model to `out`.
 
     `synthetic` cells are rendered from the fonts, `handwritten` generated handwritten ones
     from the handwriting fonts installed and pen strokes, and each MNIST digit `mnist_renders`
-    times.
+    times. With `labelled`, a cell-labelled folder, its training photos' pencil entries and
+    candidates are learnt too (`train.pencil`), each photo cut `photo_variants` times.
 
     Returns the validation report of each kind of photo (printed, mixed)."""
     start = time.perf_counter()
@@ -521,7 +547,14 @@ def run_training(
         f"handwritten cells: {len(hand)} generated, {len(mnist)} from MNIST "
         f"({time.perf_counter() - start:.0f} s)"
     )
-    data = Dataset.concat([synth, real, hand, mnist])
+    parts = [synth, real, hand, mnist]
+    if labelled is not None:
+        images, labels = pencil_set(
+            Path(labelled), jitters=photo_variants - 1, seed=seed + 4, log=log
+        )
+        parts.append(_usable(images, labels, NO_DIGIT))
+        log(f"pencil cells: {len(parts[-1])} ({time.perf_counter() - start:.0f} s)")
+    data = Dataset.concat(parts)
     net, _ = train_net(data, epochs=epochs, seed=seed, log=log, bend_share=BEND_SHARE)
     train_pen_head(net, data, epochs=PEN_EPOCHS, seed=seed, log=log, bend_share=BEND_SHARE)
     clf = _export(net, data, real, Path(out), log)
