@@ -21,12 +21,12 @@ pytest.importorskip("PIL", reason="Pillow is not installed: pip install 'sudoku-
 
 from sudoku_lens.read.digits import SIZE, DigitClassifier, prepare_cells  # noqa: E402
 from sudoku_lens.read.grid import locate_grid  # noqa: E402
+from sudoku_lens.train import pipeline  # noqa: E402
 from sudoku_lens.train.fonts import (  # noqa: E402
     find_fonts,
     find_handwriting_fonts,
     render_digit_glyphs,
 )
-from sudoku_lens.train import pipeline  # noqa: E402
 from sudoku_lens.train.model import DigitNet, export_onnx  # noqa: E402
 from sudoku_lens.train.photos import load_photos  # noqa: E402
 from sudoku_lens.train.pipeline import (  # noqa: E402

@@ -399,9 +399,7 @@ def test_solve_grid_checks_the_candidates_sent(client):
     candidates[holding] = SOLUTION[holding] + next(d for d in "123456789" if d != SOLUTION[holding])
     candidates[lone] = next(d for d in "123456789" if d != SOLUTION[lone])
     candidates[PUZZLE.index("5")] = "12"  # a given's cell holds no candidates
-    body = client.post(
-        "/api/solve-grid", json={"puzzle": PUZZLE, "candidates": candidates}
-    ).json()
+    body = client.post("/api/solve-grid", json={"puzzle": PUZZLE, "candidates": candidates}).json()
     r, c = divmod(left_out, 9)
     assert body["wrong_candidates"] == [
         {

@@ -514,9 +514,7 @@ def create_app(
     @app.post("/api/solve-grid", response_model=GridResult, responses=ERRORS, tags=["puzzles"])
     async def solve_grid(body: GridRequest) -> dict[str, Any]:
         """Solve a puzzle given as text. No unique solution is a 200 with that status."""
-        return await run_in_pool(
-            partial(_grid_json, body.puzzle, body.entries, body.candidates)
-        )
+        return await run_in_pool(partial(_grid_json, body.puzzle, body.entries, body.candidates))
 
     @app.post(
         "/api/hint",
@@ -713,9 +711,7 @@ def _open_cells_candidates(sent: list[str] | None, filled: np.ndarray) -> Any:
             f'candidates: send 81 strings of digits 1-9 ("" for none), not {len(cells)}'
         )
     parsed = parse_candidates(cells)
-    return tuple(
-        tuple(() if filled[r, c] else parsed[r][c] for c in range(9)) for r in range(9)
-    )
+    return tuple(tuple(() if filled[r, c] else parsed[r][c] for c in range(9)) for r in range(9))
 
 
 def _bounded_puzzle(text: str, field: str) -> Any:
