@@ -154,4 +154,8 @@ def test_marks_are_the_separate_digits_ghosts_left_out_joined_ones_cut() -> None
     stacked[8:10, 10:16] = 90  # the flag of a 5 above its body
     stacked[11:18, 10:15] = 90
     assert len(mark_masks(stacked)) == 1
+    keypad = np.zeros((WORK, WORK), np.uint8)
+    keypad[8:15, 10:15] = 90  # a 1 at its keypad place, the 4 a third of a cell below it
+    keypad[22:29, 10:15] = 90
+    assert len(mark_masks(keypad)) == 2
     assert mark_masks(np.zeros((WORK, WORK), np.uint8)) == []
