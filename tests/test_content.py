@@ -150,6 +150,12 @@ def test_marks_are_the_separate_digits_ghosts_left_out_joined_ones_cut() -> None
     joined[8:18, 8:24] = 90  # two digits written as one stroke, 1.6 times as wide as tall
     left, right = mark_masks(joined)
     assert left[:, :16].any() and not left[:, 17:].any() and right[:, 17:].any()
+    touching = np.zeros((WORK, WORK), np.uint8)
+    touching[8:20, 8:20] = 90  # a pair pencilled touching, as wide as tall: two digits
+    assert len(mark_masks(touching)) == 2
+    narrow = np.zeros((WORK, WORK), np.uint8)
+    narrow[8:20, 8:17] = 90  # one digit, three quarters as wide as tall
+    assert len(mark_masks(narrow)) == 1
     stacked = np.zeros((WORK, WORK), np.uint8)
     stacked[8:10, 10:16] = 90  # the flag of a 5 above its body
     stacked[11:18, 10:15] = 90
