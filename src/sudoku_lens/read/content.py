@@ -219,9 +219,9 @@ PENCIL_SURE = 0.5
 digits to be read (`pencilled_digits`); a cell with a doubtful mark has none read (None), so
 that a misread mark does not make a wrong list of candidates. Set on kubiesa-train's training
 photos (340 candidate cells, keypad readings first), exact / holding a digit not pencilled /
-none read: at 0 (every mark taken) 271 / 23 / 5; at 0.5, 270 / 3 / 43; at 0.8, 247 / 2 / 86.
-A digit not pencilled can make a right list look wrong, so 0.5 keeps nearly every exact
-reading and drops most of those."""
+none read (marks cut as JOINED was 1.1): at 0 (every mark taken) 271 / 23 / 5; at 0.5,
+270 / 3 / 43; at 0.8, 247 / 2 / 86. A digit not pencilled can make a right list look wrong, so
+0.5 keeps nearly every exact reading and drops most of those."""
 
 
 def pencilled_digits(
@@ -230,7 +230,7 @@ def pencilled_digits(
     """The digits pencilled in each of upright cells' inks (`mark_masks`), each mark read by
     the digit model (`classifier`), all in one batch; () for a cell where none is made out,
     None for one with a mark read below `sure`. On kubiesa-train's validation photos the
-    reader reads the digits of 31 of the 36 candidate cells exactly this way, the content
+    reader reads the digits of 36 of the 36 candidate cells exactly this way, the content
     model's own candidate outputs 13."""
     images, owners = [], []
     for index, ink in enumerate(inks):
