@@ -77,13 +77,16 @@ def _grid_samples(
     photo: LabelledPhoto,
     classifier: DigitClassifier,
 ) -> tuple[list[np.ndarray], list[int], int]:
-    """The samples of one cut grid: its empty cells and entries, and the marks of the candidate
-    cells that split into as many marks as they hold digits; and how many candidate cells did
-    not."""
+    """The samples of one cut grid: its digits (printed and pencilled), and the marks of the
+    candidate cells that split into as many marks as they hold digits; and how many candidate
+    cells did not. Its empty cells are left out: the other sets hold plenty, and these, cut along
+    jittered lattices beside the book's thick box lines, taught the model that a 1 written
+    against a cell's side line is a line's remnant."""
     labels = photo.labels.ravel()
     entries = entry_images(found, ink_colour, turns)
-    images = [entries[i] for i in range(81) if labels[i] < CANDIDATES_LABEL]
-    digits = [int(labels[i]) for i in range(81) if labels[i] < CANDIDATES_LABEL]
+    written = [i for i in range(81) if 0 < labels[i] < CANDIDATES_LABEL]
+    images = [entries[i] for i in written]
+    digits = [int(labels[i]) for i in written]
     unsplit = 0
     inks = upright_inks(found, turns)
     for (r, c), written in (photo.candidates or {}).items():
@@ -105,7 +108,7 @@ def pencil_set(
     log: Log,
     classifier: DigitClassifier | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Prepared images (N, SIZE, SIZE) and digit labels (N,; 0 empty) of the training photos of
+    """Prepared images (N, SIZE, SIZE) and digit labels (N,) of the training photos of
     a cell-labelled folder: each cut as the reader cuts it and along `jitters` jittered
     lattices. Photos whose grid is not found, or read unlike their labels (the wrong grid, the
     wrong way up), are left out."""
