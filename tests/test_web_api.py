@@ -589,7 +589,7 @@ def test_many_clients_at_once_are_all_served_by_a_bounded_pool(monkeypatch):
     lock = threading.Lock()
     pair = threading.Barrier(2, timeout=30)
 
-    def paired_grid(puzzle, entries=None):
+    def paired_grid(puzzle, entries=None, candidates=None):
         nonlocal running, peak
         with lock:
             running += 1
@@ -607,6 +607,8 @@ def test_many_clients_at_once_are_all_served_by_a_bounded_pool(monkeypatch):
             "givens": format_line(puzzle),
             "wrong_entries": [],
             "unsure_entries": [],
+            "candidates": [""] * 81,
+            "wrong_candidates": [],
         }
 
     monkeypatch.setattr(web_app, "_grid_json", paired_grid)
