@@ -52,7 +52,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         type=Path,
         metavar="DIR",
         help="a cell-labelled folder (images/, labels/ with 10 = candidates, metadata.csv, "
-        "candidates.tsv; e.g. kubiesa-train) to train the cell-content model on",
+        "candidates.tsv; e.g. kubiesa-train): its training photos' digits and pencilled "
+        "candidates are added to the digit model's training, and the cell-content model is "
+        "trained on them",
     )
     parser.add_argument(
         "--cells-out",
