@@ -705,12 +705,7 @@ def _open_cells_candidates(sent: list[str] | None, filled: np.ndarray) -> Any:
     bool: a given or an entry) or when none are sent."""
     from sudoku_lens.read.kinds import parse_candidates
 
-    cells = [""] * 81 if sent is None else sent
-    if len(cells) != 81:
-        raise PuzzleFormatError(
-            f'candidates: send 81 strings of digits 1-9 ("" for none), not {len(cells)}'
-        )
-    parsed = parse_candidates(cells)
+    parsed = parse_candidates([""] * 81 if sent is None else sent)
     return tuple(tuple(() if filled[r, c] else parsed[r][c] for c in range(9)) for r in range(9))
 
 
