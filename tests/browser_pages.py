@@ -1,5 +1,6 @@
 """What the browser tests share: Debian's Chromium and the flags it runs headless with here, the
-app's page opened in a browser context of its own, and the editor's grid read back."""
+fake camera's video and the photo uploaded, the app's page opened in a browser context of its
+own, and the editor's grid read back."""
 
 from __future__ import annotations
 
@@ -7,6 +8,10 @@ import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
+
+import cv2
+
+from sudoku_lens.synth import SyntheticPhoto, SyntheticVideo, synth_photo, synth_video
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -29,6 +34,21 @@ def fake_camera_args(y4m: Path) -> list[str]:
         "--use-fake-ui-for-media-stream",
         f"--use-file-for-fake-video-capture={y4m}",
     ]
+
+
+def camera_video(folder: Path) -> tuple[SyntheticVideo, Path]:
+    """A fake camera's video, written into `folder`: a page with a puzzle moving gently in front
+    of the lens."""
+    clip = synth_video(5, schedule=((0, 45),), size=(640, 480), fps=15.0)
+    return clip, clip.write_y4m(folder / "camera.y4m")
+
+
+def photo_file(folder: Path) -> tuple[SyntheticPhoto, Path]:
+    """A photo of an easy puzzle to upload, written into `folder` as a JPEG."""
+    shot = synth_photo(11, "easy", rotation=0, size=(1024, 768))
+    path = folder / "sudoku.jpg"
+    cv2.imwrite(str(path), shot.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return shot, path
 
 
 @contextlib.contextmanager

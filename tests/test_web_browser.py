@@ -27,9 +27,11 @@ from browser_pages import (
     CHROMIUM,
     CHROMIUM_ARGS,
     TIMEOUT_MS,
+    camera_video,
     fake_camera_args,
     grid_state,
     opened_page,
+    photo_file,
 )
 
 if not CHROMIUM.exists():
@@ -43,7 +45,6 @@ uvicorn = pytest.importorskip("uvicorn", reason="browser tests need the web extr
 
 from sudoku_lens.puzzle import format_line  # noqa: E402
 from sudoku_lens.solve import solve  # noqa: E402
-from sudoku_lens.synth import synth_photo, synth_video  # noqa: E402
 from sudoku_lens.web import create_app  # noqa: E402
 
 SHOTS = Path(tempfile.gettempdir())
@@ -72,8 +73,7 @@ def server() -> Iterator[str]:
 @pytest.fixture(scope="module")
 def video(tmp_path_factory):
     """A fake camera: a page with a puzzle moving gently in front of the lens."""
-    clip = synth_video(5, schedule=((0, 45),), size=(640, 480), fps=15.0)
-    return clip, clip.write_y4m(tmp_path_factory.mktemp("camera") / "camera.y4m")
+    return camera_video(tmp_path_factory.mktemp("camera"))
 
 
 @pytest.fixture(scope="module")
@@ -94,10 +94,7 @@ def page(browser, server):
 
 @pytest.fixture(scope="module")
 def photo(tmp_path_factory):
-    shot = synth_photo(11, "easy", rotation=0, size=(1024, 768))
-    path = tmp_path_factory.mktemp("photo") / "sudoku.jpg"
-    cv2.imwrite(str(path), shot.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    return shot, path
+    return photo_file(tmp_path_factory.mktemp("photo"))
 
 
 def upload(page, path: Path) -> None:

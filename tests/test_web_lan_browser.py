@@ -22,10 +22,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import pytest
 
-from browser_pages import CHROMIUM, CHROMIUM_ARGS, fake_camera_args, grid_state, opened_page
+from browser_pages import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    camera_video,
+    fake_camera_args,
+    grid_state,
+    opened_page,
+    photo_file,
+)
 from conftest import decode_terminal_qr
 
 if not CHROMIUM.exists():
@@ -41,7 +48,6 @@ from cryptography import x509  # noqa: E402
 from cryptography.hazmat.primitives import serialization  # noqa: E402
 
 from sudoku_lens.puzzle import format_line  # noqa: E402
-from sudoku_lens.synth import synth_photo, synth_video  # noqa: E402
 from sudoku_lens.web.certificate import CERTIFICATE_FILE  # noqa: E402
 
 SHOTS = Path(tempfile.gettempdir())
@@ -103,8 +109,7 @@ def lan_server(tmp_path_factory) -> Iterator[LanServer]:
 @pytest.fixture(scope="module")
 def video(tmp_path_factory):
     """A fake camera: a page with a puzzle moving gently in front of the lens."""
-    clip = synth_video(5, schedule=((0, 45),), size=(640, 480), fps=15.0)
-    return clip, clip.write_y4m(tmp_path_factory.mktemp("camera") / "camera.y4m")
+    return camera_video(tmp_path_factory.mktemp("camera"))
 
 
 @pytest.fixture(scope="module")
@@ -135,10 +140,7 @@ def phone_page(playwright, browser, url: str, init_script: str | None = None):
 
 @pytest.fixture(scope="module")
 def photo(tmp_path_factory):
-    shot = synth_photo(11, "easy", rotation=0, size=(1024, 768))
-    path = tmp_path_factory.mktemp("photo") / "sudoku.jpg"
-    cv2.imwrite(str(path), shot.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    return shot, path
+    return photo_file(tmp_path_factory.mktemp("photo"))
 
 
 def test_the_qr_code_printed_decodes_to_the_address_served(lan_server):
