@@ -6,7 +6,9 @@ candidates that leave out the answer, the others holding it among theirs, exact 
 checked by `answer_reading`. Reported: the share of planted wrong candidate sets reported (target
 >= 95%), the share of right candidate sets (two digits or more, the answer among them) reported
 wrong, the photos with any right set reported, where the planted sets not reported went
-(`MISSED`), and how often the candidates read are the candidates pencilled.
+(`MISSED`), both figures for other least sureness of the candidates checked than
+`pipeline.CANDIDATES_SURE` (`SURE_SWEEP`), and how often the candidates read are the candidates
+pencilled.
 
 `--kinds truth` (the default) takes each cell's kind from the generator, as certain, and
 everything else from the reader; `--kinds reader` uses the reader's own kinds: the whole thing,
@@ -30,7 +32,12 @@ import time
 import numpy as np
 
 from check import add_generated_arguments, pen_fonts, read_generated, share
-from sudoku_lens.pipeline import CHECKED_CANDIDATES, answer_reading
+from sudoku_lens.pipeline import (
+    CANDIDATES_SURE,
+    CHECKED_CANDIDATES,
+    answer_reading,
+    check_candidates,
+)
 from sudoku_lens.read.kinds import NOTES
 from sudoku_lens.solve import Status
 from sudoku_lens.synth.handwriting import synth_filled_photo
@@ -40,9 +47,13 @@ MISSED = (
     "not read as notes",
     "no candidates read",
     "one candidate read",
+    "read unsure",
     "the answer read among them",
 )
 """Where a planted wrong candidate set that is not reported went."""
+
+SURE_SWEEP = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
+"""Least sureness of candidates read for them to be checked, swept (CANDIDATES_SURE in use)."""
 
 
 def main() -> None:
@@ -64,6 +75,7 @@ def main() -> None:
     planted = caught = right_sets = flagged = alarmed = solved = lost = 0
     notes_cells = exact = read_any = 0
     missed = dict.fromkeys(MISSED, 0)
+    sweep = {sure: [0, 0] for sure in SURE_SWEEP}  # planted sets caught, right sets flagged
     start = time.perf_counter()
     for seed in range(args.first, args.first + args.seeds):
         sample = synth_filled_photo(
@@ -109,10 +121,19 @@ def main() -> None:
                 missed["no candidates read"] += 1
             elif len(answer.candidates[r][c]) < CHECKED_CANDIDATES:
                 missed["one candidate read"] += 1
+            elif given is None and reading.candidate_sureness[r, c] < CANDIDATES_SURE:
+                missed["read unsure"] += 1
             else:
                 missed["the answer read among them"] += 1
         false = sum((int(r), int(c)) in reported for r, c in np.argwhere(right))
         flagged += false
+        for sure, counts in sweep.items():
+            checked = reading.candidate_sureness >= sure if given is None else None
+            at = {
+                cell.cell for cell in check_candidates(answer.candidates, answer.solution, checked)
+            }
+            counts[0] += sum((int(r), int(c)) in at for r, c in np.argwhere(wrong))
+            counts[1] += sum((int(r), int(c)) in at for r, c in np.argwhere(right))
         alarmed += bool(reported - {(int(r), int(c)) for r, c in np.argwhere(wrong)})
     seconds = time.perf_counter() - start
 
@@ -131,6 +152,13 @@ def main() -> None:
         f"that holds no planted wrong set: {alarmed}"
     )
     print("planted sets not reported: " + ", ".join(f"{why} {n}" for why, n in missed.items()))
+    print(
+        f"sureness sweep (in use: {CANDIDATES_SURE}): planted sets reported / right sets "
+        "reported wrong: "
+        + ", ".join(
+            f"{sure}: {caught_at} / {flagged_at}" for sure, (caught_at, flagged_at) in sweep.items()
+        )
+    )
     print(
         f"cells of notes whose candidates were read exactly: {exact}/{notes_cells} "
         f"({share(exact, notes_cells)}), any read: {read_any} ({share(read_any, notes_cells)})"

@@ -94,9 +94,9 @@ def backtracking() -> Callable[..., str | None]:
 def truth_reading(sample: SyntheticFilledPhoto, reading: Reading | None = None) -> Reading:
     """The reading of a generated hand-filled photo with the generator's truth for its person:
     the true kind of every cell, each handwritten digit read as written with probability 0.95
-    (the digit model's usual confidence), and the candidates pencilled. Printed and empty cells
-    stay as the reader read them. Stands in for a kinds classifier when testing what is done
-    with the kinds."""
+    (the digit model's usual confidence), and the candidates pencilled, as certain. Printed
+    and empty cells stay as the reader read them. Stands in for a kinds classifier when testing
+    what is done with the kinds."""
     reading = reading if reading is not None else read_image(sample.photo.image)
     filled = sample.filled
     hand = filled.kinds == HANDWRITTEN
@@ -111,6 +111,7 @@ def truth_reading(sample: SyntheticFilledPhoto, reading: Reading | None = None) 
         probabilities=probabilities,
         kinds=filled.kinds.copy(),
         candidates=filled.candidates,
+        candidate_sureness=np.ones((9, 9), np.float32),
     ).with_kinds(filled.kinds)
 
 

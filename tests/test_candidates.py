@@ -195,6 +195,52 @@ def test_candidates_sent_replace_those_read_and_make_the_cell_notes(reading, sam
     assert checked.kinds[empty] == NOTES
 
 
+def test_candidates_read_unsure_are_never_called_wrong(reading, sample) -> None:
+    """Candidates read below CANDIDATES_SURE are listed unsure, not wrong, also when sent back
+    as read; candidates the person sends in their place are checked."""
+    doubtful = planted(sample)[0]
+    sureness = np.ones((9, 9), np.float32)
+    sureness[doubtful] = pipeline.CANDIDATES_SURE - 0.01
+    unsure = dataclasses.replace(reading, candidate_sureness=sureness)
+    for answer in (
+        answer_reading(unsure),
+        answer_reading(unsure, candidates=candidates_json(reading.candidates)),
+    ):
+        assert [cell.cell for cell in answer.wrong_candidates] == planted(sample)[1:]
+        assert answer.unsure_candidates == [doubtful]
+    typed = candidates_json(reading.candidates)
+    answer = int(sample.photo.solution[doubtful])
+    typed[doubtful[0] * 9 + doubtful[1]] = "".join(str(d) for d in range(1, 10) if d != answer)
+    checked = answer_reading(unsure, candidates=typed)
+    assert [cell.cell for cell in checked.wrong_candidates] == planted(sample)
+    assert checked.unsure_candidates == []
+
+
+def test_pencilled_digits_are_as_sure_as_their_least_sure_mark() -> None:
+    from sudoku_lens.read.content import pencilled_digits
+    from sudoku_lens.read.digits import WORK
+
+    ink = np.zeros((WORK, WORK), np.uint8)
+    for x in (12, 26):
+        cv2.putText(ink, "1", (x, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.4, 200, 1)
+
+    class Fixed:
+        """A digit model that reads the marks of a cell as 4 (at 0.9), then 7 (at 0.6)."""
+
+        def predict_prepared(self, images: np.ndarray) -> np.ndarray:
+            assert len(images) == 2
+            read = np.zeros((2, 10), np.float32)
+            read[0, 4], read[0, 5], read[1, 7], read[1, 1] = 0.9, 0.1, 0.6, 0.4
+            return read
+
+    (marks,) = pencilled_digits([ink], Fixed(), sure=0.5)
+    assert marks.digits == (4, 7) and marks.sureness == pytest.approx(0.6)
+    (doubtful,) = pencilled_digits([ink], Fixed(), sure=0.7)
+    assert doubtful.digits is None and doubtful.sureness == pytest.approx(0.6)
+    (blank,) = pencilled_digits([np.zeros_like(ink)], Fixed())
+    assert blank.digits == () and blank.sureness == 1.0
+
+
 def parse(argv: list[str]) -> argparse.Namespace:
     """The `solve` command line, as the program parses it."""
     return build_parser().parse_args(["solve", *argv])
@@ -237,6 +283,26 @@ def test_cli_names_the_wrong_candidates_and_exits_1(
     assert all("expected" not in cell for cell in printed["wrong_candidates"])
     assert len(printed["candidates"]) == 81
     assert printed["candidates"] == candidates_json(reading.candidates)
+
+
+def test_cli_counts_the_candidates_read_too_unsure_to_check(
+    monkeypatch, capsys, tmp_path: Path, sample, reading
+) -> None:
+    doubtful = planted(sample)[0]
+    sureness = np.ones((9, 9), np.float32)
+    sureness[doubtful] = 0.0
+    unsure = dataclasses.replace(reading, candidate_sureness=sureness)
+    photo = photo_read_as(monkeypatch, sample, unsure, tmp_path)
+    listed = sum(len(cell) >= 2 for row in reading.candidates for cell in row)
+    assert run_photo(parse([str(photo), "--check", "-o", str(tmp_path / "out.png")])) == 1
+    out = capsys.readouterr().out
+    assert (
+        f"1 of {listed - 1} cells of candidates leave out the answer; 1 read too unsure to check:"
+        in out
+    )
+    assert run_photo(parse([str(photo), "--json", "--check"])) == 1
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["unsure_candidates"] == [f"r{doubtful[0] + 1}c{doubtful[1] + 1}"]
 
 
 def test_right_candidates_exit_0(monkeypatch, capsys, tmp_path: Path) -> None:

@@ -154,16 +154,25 @@ list but a mark of where that digit may still go in its box (of 19 such cells of
 kubiesa-train's photos, 10 are not that digit's cell): it is never called wrong."""
 
 
-def check_candidates(candidates: Candidates, solution: np.ndarray) -> list[CheckedCandidates]:
+CANDIDATES_SURE = 0.8
+"""Least sureness of a cell's candidates as read (`Reading.candidate_sureness`) for them to be
+checked: a mark misread, or two marks read as one, can leave the answer out of candidates that
+hold it. See docs/accuracy.md for how it was set."""
+
+
+def check_candidates(
+    candidates: Candidates, solution: np.ndarray, checked: np.ndarray | None = None
+) -> list[CheckedCandidates]:
     """The cells, row by row, whose CHECKED_CANDIDATES or more candidates (9 x 9 digit tuples)
     leave out the digit of `solution` (9 x 9): candidates that hold it are right, whatever else
-    they hold."""
+    they hold. Only the cells of `checked` ((9, 9) bool, all by default) are looked at."""
     solution = np.asarray(solution).reshape(9, 9)
+    checked = np.ones((9, 9), bool) if checked is None else np.asarray(checked, bool)
     return [
         CheckedCandidates((r, c), tuple(cell), int(solution[r, c]))
         for r, row in enumerate(candidates)
         for c, cell in enumerate(row)
-        if len(cell) >= CHECKED_CANDIDATES and int(solution[r, c]) not in cell
+        if checked[r, c] and len(cell) >= CHECKED_CANDIDATES and int(solution[r, c]) not in cell
     ]
 
 
@@ -201,6 +210,9 @@ class PhotoSolution:
     the reading's, or the caller's (see `answer_reading`)."""
     wrong_candidates: list[CheckedCandidates] = field(default_factory=list)
     """Cells whose two or more candidates leave out the solution's digit (`check_candidates`)."""
+    unsure_candidates: list[tuple[int, int]] = field(default_factory=list)
+    """(row, col) cells of two or more candidates read too unsure to be checked
+    (`CANDIDATES_SURE`)."""
 
     @property
     def solved(self) -> bool:
@@ -227,8 +239,9 @@ class PhotoSolution:
         none) and `givens` (the digits read where `kinds` is print), `status`,
         `corrected_cells` (cell names, "r3c4"), `wrong_entries` and `unsure_entries` (see
         `CheckedEntry.to_json`), `wrong_candidates` (see `CheckedCandidates.to_json`: without
-        the answer when `check_only`), `corners` in pixels (TL, TR, BR, BL of the upright
-        puzzle), `rotation`, `min_confidence` (of the least sure cell), `seconds`.
+        the answer when `check_only`), `unsure_candidates` (cell names), `corners` in pixels
+        (TL, TR, BR, BL of the upright puzzle), `rotation`, `min_confidence` (of the least sure
+        cell), `seconds`.
         """
         return {
             "grid": grid_json(self.grid),
@@ -244,6 +257,7 @@ class PhotoSolution:
             "wrong_candidates": [
                 cell.to_json(with_answer=not self.check_only) for cell in self.wrong_candidates
             ],
+            "unsure_candidates": [cell_name(r * 9 + c) for r, c in self.unsure_candidates],
             "corners": corners_json(self.reading.corners),
             "rotation": int(self.reading.rotation),
             "min_confidence": round(float(self.reading.confidence.min()), 4),
@@ -281,6 +295,8 @@ class Answer:
     nor an entry."""
     wrong_candidates: list[CheckedCandidates] = field(default_factory=list)
     """Cells whose candidates leave out `solution`'s digit (`check_candidates`)."""
+    unsure_candidates: list[tuple[int, int]] = field(default_factory=list)
+    """(row, col) cells of two or more candidates read too unsure to be checked."""
 
     @property
     def written(self) -> np.ndarray:
@@ -308,7 +324,10 @@ def answer_reading(
     `entries` that is the handwritten digit read in its cell keeps the reading's probabilities
     (sending the entries back, as the web page and a loop of hints do, leaves an unsure one
     unsure); any other is taken as certain (typed in or corrected by the person), right exactly
-    when it is the solution's digit.
+    when it is the solution's digit. A free cell's candidates (`reading.candidates`, or
+    `candidates`: anything `as_candidates` takes) are checked likewise (`check_candidates`):
+    those read with a sureness below CANDIDATES_SURE are never called wrong, and candidates of
+    `candidates` other than those read are taken as the person's own.
     Used for photos (`solve_photo`), hints and live frames alike.
     """
     if grid is not None:
@@ -355,7 +374,20 @@ def answer_reading(
         [PRINTED, HANDWRITTEN, NOTES],
         EMPTY,
     ).astype(np.uint8)
-    wrong_candidates = [] if solution is None else check_candidates(pencilled, solution)
+    as_read = np.array(
+        [
+            [cell == reading.candidates[r][c] for c, cell in enumerate(row)]
+            for r, row in enumerate(pencilled)
+        ]
+    )
+    checked = ~as_read | (reading.candidate_sureness >= CANDIDATES_SURE)
+    wrong_candidates = [] if solution is None else check_candidates(pencilled, solution, checked)
+    unsure_candidates = [
+        (r, c)
+        for r, row in enumerate(pencilled)
+        for c, cell in enumerate(row)
+        if len(cell) >= CHECKED_CANDIDATES and not checked[r, c]
+    ]
     return Answer(
         puzzle,
         status,
@@ -368,6 +400,7 @@ def answer_reading(
         unsure,
         pencilled,
         wrong_candidates,
+        unsure_candidates,
     )
 
 
@@ -550,6 +583,7 @@ def solve_photo(
         check_only=check_only,
         candidates=answer.candidates,
         wrong_candidates=answer.wrong_candidates,
+        unsure_candidates=answer.unsure_candidates,
     )
 
 

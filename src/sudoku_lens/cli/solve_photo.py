@@ -192,16 +192,21 @@ def _entry_lines(result: PhotoSolution) -> list[str]:
 def _candidate_lines(result: PhotoSolution) -> list[str]:
     """What the check of the pencilled candidates found: one line per cell whose candidates
     leave out the answer (`CheckedCandidates.message`), under a count of the cells checked (those
-    of two candidates or more)."""
+    of two candidates or more, but for those read too unsure to check)."""
     from sudoku_lens.pipeline import CHECKED_CANDIDATES
 
-    checked = sum(len(cell) >= CHECKED_CANDIDATES for row in result.candidates for cell in row)
-    if not checked or not result.solved:
+    listed = sum(len(cell) >= CHECKED_CANDIDATES for row in result.candidates for cell in row)
+    if not listed or not result.solved:
         return []
+    unsure = len(result.unsure_candidates)
+    checked = listed - unsure
+    left = f"; {unsure} read too unsure to check" if unsure else ""
     if not result.wrong_candidates:
-        return [f"all {checked} cells of candidates checked hold the answer"]
+        if not checked:
+            return [f"{unsure} cells of candidates read too unsure to check"]
+        return [f"all {checked} cells of candidates checked hold the answer{left}"]
     count = len(result.wrong_candidates)
-    lines = [f"{count} of {checked} cells of candidates leave out the answer:"]
+    lines = [f"{count} of {checked} cells of candidates leave out the answer{left}:"]
     return lines + [f"  {cell.message}" for cell in result.wrong_candidates]
 
 

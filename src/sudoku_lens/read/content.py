@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -224,12 +225,22 @@ none read (marks cut as JOINED was 1.1): at 0 (every mark taken) 271 / 23 / 5; a
 0.5 keeps nearly every exact reading and drops most of those."""
 
 
+class PencilledDigits(NamedTuple):
+    """The digits read in a cell's separate marks (`pencilled_digits`)."""
+
+    digits: tuple[int, ...] | None
+    """The distinct digits read, sorted; () where no mark is made out, None where a mark was
+    read below the least sureness asked for."""
+    sureness: float
+    """The least probability the digit model gave any mark's digit (1.0 without marks)."""
+
+
 def pencilled_digits(
     inks: Sequence[np.ndarray], classifier: DigitClassifier, sure: float = PENCIL_SURE
-) -> list[tuple[int, ...] | None]:
+) -> list[PencilledDigits]:
     """The digits pencilled in each of upright cells' inks (`mark_masks`), each mark read by
-    the digit model (`classifier`), all in one batch; () for a cell where none is made out,
-    None for one with a mark read below `sure`. On kubiesa-train's validation photos the
+    the digit model (`classifier`), all in one batch; digits () for a cell where none is made
+    out, None for one with a mark read below `sure`. On kubiesa-train's validation photos the
     reader reads the digits of 36 of the 36 candidate cells exactly this way, the content
     model's own candidate outputs 13."""
     images, owners = [], []
@@ -239,12 +250,14 @@ def pencilled_digits(
             images.append(draw_found(CellInk(ink, mask, level)))
             owners.append(index)
     found: list[set[int]] = [set() for _ in inks]
-    doubtful: set[int] = set()
+    sureness = [1.0] * len(inks)
     if images:
         probabilities = classifier.predict_prepared(np.stack(images))
         for owner, p in zip(owners, probabilities, strict=True):
             digit = int(p[1:].argmax()) + 1
             found[owner].add(digit)
-            if p[digit] < sure:
-                doubtful.add(owner)
-    return [None if i in doubtful else tuple(sorted(d)) for i, d in enumerate(found)]
+            sureness[owner] = min(sureness[owner], float(p[digit]))
+    return [
+        PencilledDigits(None if least < sure else tuple(sorted(digits)), least)
+        for digits, least in zip(found, sureness, strict=True)
+    ]

@@ -404,6 +404,8 @@ class KeypadReading(NamedTuple):
     place, too faint beside the darkest to be looked at) and no digit read twice. A reading
     that is not whole may leave out a candidate the person pencilled, and so is no list of
     their candidates."""
+    sureness: float = 1.0
+    """The least probability the digit model gave any of the digits read."""
 
 
 def _turned_point(point: np.ndarray, turns: int, side: int) -> tuple[float, float]:
@@ -459,12 +461,18 @@ def keypad_candidates(
         return {}
     probabilities = (classifier or DigitClassifier.default()).predict_prepared(np.stack(images))
     digits: dict[int, list[int]] = {}
+    sureness: dict[int, float] = {}
     for (cell, place), p in zip(places, probabilities, strict=True):
         digit = int(p[1:].argmax()) + 1
         if p[digit] >= _KEYPAD_SURE and divmod(digit - 1, 3) == place:
             digits.setdefault(cell, []).append(digit)
+            sureness[cell] = min(sureness.get(cell, 1.0), float(p[digit]))
     return {
-        cell: KeypadReading(tuple(sorted(set(read))), len(set(read)) == len(read) == counted[cell])
+        cell: KeypadReading(
+            tuple(sorted(set(read))),
+            len(set(read)) == len(read) == counted[cell],
+            sureness[cell],
+        )
         for cell, read in digits.items()
     }
 

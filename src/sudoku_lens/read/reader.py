@@ -89,6 +89,11 @@ class Reading:
     where none: only a cell of pencil notes has any (one whose digits could not be read has
     none), and any given for a cell of another kind are dropped, so copies made with other
     kinds (`with_kinds`, `dataclasses.replace`) stay consistent."""
+    candidate_sureness: np.ndarray | None = None
+    """(9, 9) float32 how sure the reader is of each cell's candidates: the least probability
+    the digit model gave the digit read of any of its marks (0 where none were read). Only
+    candidates read at CANDIDATES_SURE or more are checked against the answer
+    (`pipeline.answer_reading`). None (a reading made by hand) is taken as certain."""
 
     def __post_init__(self) -> None:
         notes = np.asarray(self.kinds).reshape(9, 9) == NOTES
@@ -99,6 +104,8 @@ class Reading:
         if len(kept) != 9 or any(len(row) != 9 for row in kept):
             raise ValueError("candidates must be 9 rows of 9 cells")
         object.__setattr__(self, "candidates", kept)
+        if self.candidate_sureness is None:
+            object.__setattr__(self, "candidate_sureness", np.ones((9, 9), np.float32))
 
     @property
     def image(self) -> np.ndarray:
@@ -329,9 +336,9 @@ def _read_cells(photo: Photo, location: GridLocation, timings: dict[str, float])
     start = time.perf_counter()
     predicted = KindClassifier.default().predict(cells.features)
     grid, kinds, kind_probabilities = assign_kinds(predicted, cells.candidates, cells.features)
-    keypad = keypad_notes(cells, grid, kinds, kind_probabilities)
-    candidates = _read_candidates(
-        cells, predicted[..., NOTES], grid, kinds, kind_probabilities, keypad
+    keypad, keypad_sureness = keypad_notes(cells, grid, kinds, kind_probabilities)
+    candidates, candidate_sureness = _read_candidates(
+        cells, predicted[..., NOTES], grid, kinds, kind_probabilities, keypad, keypad_sureness
     )
     read_empty = (cells.probabilities.argmax(axis=2) == 0)[..., None]
     probabilities = np.where(
@@ -352,13 +359,15 @@ def _read_cells(photo: Photo, location: GridLocation, timings: dict[str, float])
         photo=photo,
         location=location,
         candidates=candidates,
+        candidate_sureness=candidate_sureness,
     )
 
 
 def keypad_notes(
     cells: CellReading, grid: np.ndarray, kinds: np.ndarray, kind_probabilities: np.ndarray
-) -> Candidates:
+) -> tuple[Candidates, np.ndarray]:
     """The candidates of the upright cells read at their keypad places (`keypad_candidates`),
+    and (9, 9) how sure the digit model is of them (`KeypadReading.sureness`, 0 where none),
     all in one batch: of each cell of pencil notes, and of each cell read as handwriting that
     may be notes (KEYPAD_NOTES_CHANCE); one of those holding KEYPAD_MARKS candidates or more
     becomes notes, its digit and kind changed in `grid`, `kinds` and `kind_probabilities` (in
@@ -370,17 +379,20 @@ def keypad_notes(
     as_laid = rotate_grid(np.arange(81).reshape(9, 9), cells.turns)
     upright = {int(as_laid[r, c]): (r, c) for r, c in zip(*np.nonzero(looked_at), strict=True)}
     found = np.full((9, 9), None, object)
+    sureness = np.zeros((9, 9), np.float32)
     for cell, read in keypad_candidates(cells.found, list(upright), cells.turns).items():
         r, c = upright[cell]
         if maybe_notes[r, c] and len(read.digits) >= KEYPAD_MARKS:
             grid[r, c], kinds[r, c] = 0, NOTES
             kind_probabilities[r, c] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
         if read.whole:
-            found[r, c] = read.digits
-    return tuple(
+            found[r, c], sureness[r, c] = read.digits, read.sureness
+    candidates = tuple(
         tuple(found[r, c] if kinds[r, c] == NOTES and found[r, c] else () for c in range(9))
         for r in range(9)
     )
+    has = np.array([[bool(cell) for cell in row] for row in candidates])
+    return candidates, np.where(has, sureness, 0.0).astype(np.float32)
 
 
 OVER_DIGIT = 0.9
@@ -405,8 +417,10 @@ def _read_candidates(
     kinds: np.ndarray,
     kind_probabilities: np.ndarray,
     keypad: Candidates,
-) -> Candidates:
-    """The pencilled candidates of each upright cell (`Reading.candidates`), as the cell-content
+    keypad_sureness: np.ndarray,
+) -> tuple[Candidates, np.ndarray]:
+    """The pencilled candidates of each upright cell (`Reading.candidates`) and how sure the
+    reading is of them (`Reading.candidate_sureness`), as the cell-content
     model reads them from the cells' own ink (`read.content`), setting `grid`, `kinds` and
     `kind_probabilities` in place: a cell the model calls candidates is pencil notes, never an
     entry, whatever the digit and kinds models made of it (where they read a digit: when the
@@ -429,12 +443,19 @@ def _read_candidates(
         int(i) for i in np.flatnonzero(kinds.ravel() == NOTES) if not keypad[i // 9][i % 9]
     ]
     inks = upright_inks(cells.found, cells.turns)
-    digits = pencilled_digits([inks[i] for i in notes_cells], DigitClassifier.default())
+    read = pencilled_digits([inks[i] for i in notes_cells], DigitClassifier.default())
     rows = [[keypad[r][c] if kinds[r, c] == NOTES else () for c in range(9)] for r in range(9)]
-    for cell, written in zip(notes_cells, digits, strict=True):
+    sureness = np.where(kinds == NOTES, keypad_sureness, 0.0).astype(np.float32)
+    for cell, marks in zip(notes_cells, read, strict=True):
         r, c = divmod(cell, 9)
-        rows[r][c] = () if written is None else written or candidate_digits(chances[r, c])
-    return tuple(tuple(row) for row in rows)
+        if marks.digits is None:
+            rows[r][c], sureness[r, c] = (), 0.0
+        elif marks.digits:
+            rows[r][c], sureness[r, c] = marks.digits, marks.sureness
+        else:
+            rows[r][c] = candidate_digits(chances[r, c])
+            sureness[r, c] = float(chances[r, c][[d - 1 for d in rows[r][c]]].min())
+    return tuple(tuple(row) for row in rows), sureness
 
 
 UNSURE = -0.3

@@ -200,6 +200,10 @@ class SolveResult(BaseModel):
         description="cells whose two or more candidates leave out the answer (`expected` absent "
         "when check_only)"
     )
+    unsure_candidates: list[str] = Field(
+        description="cells of two or more candidates read too unclearly to check (never called "
+        'wrong), named like "r3c4"'
+    )
     corners: list[list[float]]
     rotation: int = Field(description="degrees turned clockwise to make the puzzle upright")
     min_confidence: float = Field(description="the lowest per-cell confidence of the reading")
