@@ -1,6 +1,6 @@
 """What the browser tests share: Debian's Chromium and the flags it runs headless with here, the
 fake camera's video and the photo uploaded, the app's page opened in a browser context of its
-own, and the editor's grid read back."""
+own, the editor's grid read back, and the skip of a module where there is no browser."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import cv2
+import pytest
 
 from sudoku_lens.synth import SyntheticPhoto, SyntheticVideo, synth_photo, synth_video
 
@@ -25,6 +26,18 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 TIMEOUT_MS = 20_000
+
+
+def browser_or_skip():
+    """Playwright's sync API, skipping the calling test module with a clear message where
+    Debian's Chromium or Playwright is missing."""
+    if not CHROMIUM.exists():
+        pytest.skip(
+            "browser tests need Debian's Chromium at /usr/bin/chromium: "
+            "apt-get install -y chromium",
+            allow_module_level=True,
+        )
+    return pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
 
 
 def fake_camera_args(y4m: Path) -> list[str]:

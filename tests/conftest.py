@@ -115,6 +115,23 @@ def truth_reading(sample: SyntheticFilledPhoto, reading: Reading | None = None) 
     ).with_kinds(filled.kinds)
 
 
+def photo_read_as(
+    monkeypatch: pytest.MonkeyPatch, image: np.ndarray, reading: Reading, path: Path
+) -> Path:
+    """Save `image` to `path` and make the pipeline read any photo as `reading` (on that
+    photo): for testing what is done with a reading apart from the reader."""
+    from sudoku_lens import pipeline
+    from sudoku_lens.read.image_io import load_photo
+
+    monkeypatch.setattr(
+        pipeline,
+        "read_photo",
+        lambda source, **_: dataclasses.replace(reading, photo=load_photo(source)),
+    )
+    cv2.imwrite(str(path), image)
+    return path
+
+
 def pen_digit(image: np.ndarray, corners: np.ndarray, r: int, c: int, height: float) -> int:
     """The digit drawn in the page's pen blue into cell (r, c) of a picture of the upright grid
     with `corners` (0: none), found by matching the blue ink of the cell, upright, against the

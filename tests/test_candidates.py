@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import truth_reading
+from conftest import photo_read_as, truth_reading
 from sudoku_lens import pipeline
 from sudoku_lens.cli import build_parser
 from sudoku_lens.cli.solve_photo import run_photo
@@ -246,21 +246,10 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return build_parser().parse_args(["solve", *argv])
 
 
-def photo_read_as(monkeypatch, sample, reading, tmp_path: Path) -> Path:
-    monkeypatch.setattr(
-        pipeline,
-        "read_photo",
-        lambda source, **_: dataclasses.replace(reading, photo=load_photo(source)),
-    )
-    path = tmp_path / "notes.png"
-    cv2.imwrite(str(path), sample.photo.image)
-    return path
-
-
 def test_cli_names_the_wrong_candidates_and_exits_1(
     monkeypatch, capsys, tmp_path: Path, sample, reading
 ) -> None:
-    photo = photo_read_as(monkeypatch, sample, reading, tmp_path)
+    photo = photo_read_as(monkeypatch, sample.photo.image, reading, tmp_path / "notes.png")
     assert run_photo(parse([str(photo), "--check", "-o", str(tmp_path / "out.png")])) == 1
     captured = capsys.readouterr()
     lines = [
@@ -292,7 +281,7 @@ def test_cli_counts_the_candidates_read_too_unsure_to_check(
     sureness = np.ones((9, 9), np.float32)
     sureness[doubtful] = 0.0
     unsure = dataclasses.replace(reading, candidate_sureness=sureness)
-    photo = photo_read_as(monkeypatch, sample, unsure, tmp_path)
+    photo = photo_read_as(monkeypatch, sample.photo.image, unsure, tmp_path / "notes.png")
     listed = sum(len(cell) >= 2 for row in reading.candidates for cell in row)
     assert run_photo(parse([str(photo), "--check", "-o", str(tmp_path / "out.png")])) == 1
     out = capsys.readouterr().out
@@ -307,7 +296,9 @@ def test_cli_counts_the_candidates_read_too_unsure_to_check(
 
 def test_right_candidates_exit_0(monkeypatch, capsys, tmp_path: Path) -> None:
     sample = synth_filled_photo(3, "easy", notes=0.5, rotation=0)
-    photo = photo_read_as(monkeypatch, sample, truth_reading(sample), tmp_path)
+    photo = photo_read_as(
+        monkeypatch, sample.photo.image, truth_reading(sample), tmp_path / "notes.png"
+    )
     assert run_photo(parse([str(photo), "--json"])) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["wrong_candidates"] == [] and any(printed["candidates"])

@@ -11,12 +11,11 @@ import cv2
 import numpy as np
 import pytest
 
-from conftest import truth_reading
+from conftest import photo_read_as, truth_reading
 from sudoku_lens import pipeline
 from sudoku_lens.cli.solve_photo import add_photo_arguments, looks_like_image, run_photo
 from sudoku_lens.errors import GridNotFoundError, ImageError, SudokuLensError
 from sudoku_lens.puzzle import format_grid, grid_from_line
-from sudoku_lens.read.image_io import load_photo
 from sudoku_lens.read.kinds import HANDWRITTEN, PRINTED
 from sudoku_lens.solve import count_solutions
 from sudoku_lens.synth import place_in_scene, render_grid
@@ -243,15 +242,9 @@ def read_as_filled(
 ) -> Path:
     """Save the sample's photo; make the pipeline read it with the generator's kinds (until the
     reader tells handwriting from print)."""
-    reading = truth_reading(sample)
-    monkeypatch.setattr(
-        pipeline,
-        "read_photo",
-        lambda source, **_: dataclasses.replace(reading, photo=load_photo(source)),
+    return photo_read_as(
+        monkeypatch, sample.photo.image, truth_reading(sample), tmp_path / "filled.png"
     )
-    path = tmp_path / "filled.png"
-    cv2.imwrite(str(path), sample.photo.image)
-    return path
 
 
 def wrong_lines(sample: SyntheticFilledPhoto) -> list[str]:

@@ -27,6 +27,7 @@ from browser_pages import (
     CHROMIUM,
     CHROMIUM_ARGS,
     TIMEOUT_MS,
+    browser_or_skip,
     camera_video,
     fake_camera_args,
     grid_state,
@@ -34,12 +35,7 @@ from browser_pages import (
     photo_file,
 )
 
-if not CHROMIUM.exists():
-    pytest.skip(
-        "browser tests need Debian's Chromium at /usr/bin/chromium: apt-get install -y chromium",
-        allow_module_level=True,
-    )
-sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
+sync_api = browser_or_skip()
 expect = sync_api.expect
 uvicorn = pytest.importorskip("uvicorn", reason="browser tests need the web extra")
 

@@ -27,6 +27,7 @@ import pytest
 from browser_pages import (
     CHROMIUM,
     CHROMIUM_ARGS,
+    browser_or_skip,
     camera_video,
     fake_camera_args,
     grid_state,
@@ -35,12 +36,7 @@ from browser_pages import (
 )
 from conftest import decode_terminal_qr
 
-if not CHROMIUM.exists():
-    pytest.skip(
-        "browser tests need Debian's Chromium at /usr/bin/chromium: apt-get install -y chromium",
-        allow_module_level=True,
-    )
-sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
+sync_api = browser_or_skip()
 expect = sync_api.expect
 pytest.importorskip("cryptography", reason="serve --lan needs the web extra")
 

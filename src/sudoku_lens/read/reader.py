@@ -445,7 +445,7 @@ def _read_candidates(
     inks = upright_inks(cells.found, cells.turns)
     read = pencilled_digits([inks[i] for i in notes_cells], DigitClassifier.default())
     rows = [[keypad[r][c] if kinds[r, c] == NOTES else () for c in range(9)] for r in range(9)]
-    sureness = np.where(kinds == NOTES, keypad_sureness, 0.0).astype(np.float32)
+    sureness = keypad_sureness.copy()
     for cell, marks in zip(notes_cells, read, strict=True):
         r, c = divmod(cell, 9)
         if marks.digits is None:
