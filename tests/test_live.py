@@ -331,6 +331,29 @@ def test_the_ink_check_spots_a_printed_digit_read_as_empty(short_video: Syntheti
     assert missed_digits(puzzle, ink, visible) == 1
 
 
+def test_the_ink_checks_leave_out_cells_of_pencilled_candidates(
+    short_video: SyntheticVideo,
+) -> None:
+    """A cell read as pencilled candidates holds ink without a digit: dark notes there are
+    neither a printed digit the read missed nor a sign that the page changed."""
+    video = short_video
+    corners = video.truth[0].corners / 2
+    ink = cell_ink(small_gray(video.frame(0)), corners)
+    visible = visible_cells(corners, 640, 360)
+    puzzle = video.puzzles[0].copy()
+    given = tuple(np.argwhere(puzzle > 0)[0])
+    puzzle[given] = 0
+    marked = np.zeros((9, 9), bool)
+    marked[given] = True
+    assert missed_digits(puzzle, ink, visible) == 1
+    assert missed_digits(puzzle, ink, visible, marked) == 0
+    plain = GivensCheck(puzzle, ink)
+    assert plain.mismatches(ink, visible)[0] >= 1
+    check = GivensCheck(puzzle, ink, marked)
+    differ, compared = check.mismatches(ink, visible)
+    assert differ == 0 and compared == int(visible.sum()) - int(visible[given])
+
+
 def test_a_read_that_misses_a_printed_digit_is_not_drawn(
     short_video: SyntheticVideo, monkeypatch: pytest.MonkeyPatch
 ) -> None:

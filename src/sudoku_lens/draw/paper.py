@@ -1,9 +1,10 @@
 """Hide pencil notes under a drawn answer: a soft patch of the cell's own paper.
 
 An answer digit drawn straight over a person's small pencilled candidates is hard to read, the
-notes showing through and around it. Each such cell is first covered by its paper: a median
-over half a cell, which notes (a small share of the pixels) do not move, so the patch keeps the
-cell's shading and light without turning lighter or darker than the paper around it. It fades
+notes showing through and around it. Each such cell is first covered by its paper: the marks'
+strokes filled by a closing, then a median over half a cell, which what is left of the notes
+does not move, so the patch keeps the cell's shading and light without turning lighter or
+darker than the paper around it. It fades
 out before the cell's lines, which stay untouched, as does every pixel outside the cells
 covered.
 """
@@ -24,8 +25,13 @@ _EDGE, _FULL = 0.06, 0.16
 (fractions of the cell), so the fade never reaches a line or a neighbouring cell."""
 
 _MEDIAN = 0.5
-"""Width of the median that takes the marks away, as a fraction of the cell: the notes are a
-small share of the pixels in it, and light and shading change little across it."""
+"""Width of the median that takes what is left of the marks away, as a fraction of the cell:
+light and shading change little across it."""
+
+_CLOSE = 0.25
+"""Width of the closing that fills the marks' strokes before the median, as a fraction of the
+cell: candidates pencilled large and dark, a row of them along the cell's top, can cover half
+of the median's window there, and would show through a median alone."""
 
 _SMOOTH = 0.04
 """Blur of the median (sigma, fraction of the cell), taking its blocky steps out."""
@@ -125,7 +131,8 @@ def _paper(
     if (width, height) != (ax1 - ax0, ay1 - ay0):
         small = cv2.resize(small, (width, height), interpolation=cv2.INTER_AREA)
     cell = side * width / (ax1 - ax0)
-    median = cv2.medianBlur(small, max(3, int(round(_MEDIAN * cell)) | 1))
+    closed = cv2.morphologyEx(small, cv2.MORPH_CLOSE, _stroke_kernel(cell))
+    median = cv2.medianBlur(closed, max(3, int(round(_MEDIAN * cell)) | 1))
     paper = cv2.GaussianBlur(median, (0, 0), max(0.5, _SMOOTH * cell))
     # From the box's pixels to the small paper's, as cv2.resize would map them.
     sx, sy = (ax1 - ax0) / width, (ay1 - ay0) / height
@@ -140,3 +147,10 @@ def _paper(
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
+
+
+def _stroke_kernel(cell: float) -> np.ndarray:
+    """A disc `_CLOSE` of a cell across: closing with it fills the strokes of pencil marks,
+    which are narrower, and leaves the paper's light and shading as they are."""
+    size = max(3, int(round(_CLOSE * cell)) | 1)
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))

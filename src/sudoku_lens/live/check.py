@@ -61,30 +61,43 @@ class GivensCheck:
 
     Built from the frame the puzzle was confirmed on, which calibrates the ink fraction that
     separates a printed digit from an empty cell under this page's print, light and focus.
+    Cells of pencilled candidates (`marked`) hold ink without a digit: they are neither, and are
+    left out of the calibration and of every comparison.
     """
 
-    def __init__(self, givens: np.ndarray, reference_ink: np.ndarray) -> None:
+    def __init__(
+        self, givens: np.ndarray, reference_ink: np.ndarray, marked: np.ndarray | None = None
+    ) -> None:
         self.filled = np.asarray(givens) > 0
+        self.compared = np.ones((9, 9), bool) if marked is None else ~np.asarray(marked, bool)
         ink = np.asarray(reference_ink, np.float32)
-        if self.filled.any() and (~self.filled).any():
-            digits = float(np.percentile(ink[self.filled], 20))
-            empty = float(np.percentile(ink[~self.filled], 90))
-            self.threshold = 0.5 * (digits + empty) if digits > empty else 0.5 * digits
+        digits, empty = ink[self.filled & self.compared], ink[~self.filled & self.compared]
+        if digits.size and empty.size:
+            low, high = float(np.percentile(digits, 20)), float(np.percentile(empty, 90))
+            self.threshold = 0.5 * (low + high) if low > high else 0.5 * low
         else:
             self.threshold = 0.05
         self.threshold = max(self.threshold, 0.02)
 
     def mismatches(self, ink: np.ndarray, visible: np.ndarray) -> tuple[int, int]:
-        """(cells whose ink disagrees with the givens, cells compared), over the visible cells."""
-        differ = ((ink > self.threshold) != self.filled) & visible
-        return int(differ.sum()), int(visible.sum())
+        """(cells whose ink disagrees with the givens, cells compared), over the visible cells
+        that are not marked."""
+        shown = visible & self.compared
+        differ = ((ink > self.threshold) != self.filled) & shown
+        return int(differ.sum()), int(shown.sum())
 
 
-def missed_digits(puzzle: np.ndarray, ink: np.ndarray, visible: np.ndarray) -> int:
+def missed_digits(
+    puzzle: np.ndarray, ink: np.ndarray, visible: np.ndarray, marked: np.ndarray | None = None
+) -> int:
     """Visible cells the puzzle leaves empty that hold as much ink as its givens typically do:
-    printed digits the read missed, on which the answer would be drawn over the print."""
+    printed digits the read missed, on which the answer would be drawn over the print. Cells of
+    pencilled candidates (`marked`) are not counted: their ink was read, as candidates."""
     filled = np.asarray(puzzle).reshape(9, 9) > 0
     if not filled.any():
         return 0
     strong = max(_MISSED_FLOOR, 0.5 * float(np.median(ink[filled])))
-    return int(((ink > strong) & ~filled & visible).sum())
+    unread = ~filled & visible
+    if marked is not None:
+        unread &= ~np.asarray(marked, bool)
+    return int(((ink > strong) & unread).sum())

@@ -18,7 +18,8 @@ right digit beside it and those read too unclearly to check an orange ring with 
 (with `LiveSettings.check_only`, the rings alone); a cell whose pencilled candidates leave out
 the answer gets a purple frame. The ink check counts
 the entries as filled cells, so writing one more digit does not look like another page; it is
-checked once the page is read again.
+checked once the page is read again. Cells of pencilled candidates hold ink but no digit: the
+ink check and `missed_digits` leave them out.
 
 A read that leaves empty a cell holding as much ink as a printed digit (`missed_digits`) is not
 confirmed: its answer would be drawn over the print. Such a read breaks the run of agreeing
@@ -50,6 +51,7 @@ from sudoku_lens.live.tracking import CornerTracker, quad_area
 from sudoku_lens.pipeline import CheckedCandidates, CheckedEntry, answer_reading
 from sudoku_lens.puzzle import grid_json
 from sudoku_lens.read.grid.search import check_searchable
+from sudoku_lens.read.kinds import NOTES
 from sudoku_lens.read.reader import corners_json, read_image
 from sudoku_lens.solve import Status
 
@@ -172,6 +174,8 @@ class _Read:
     wrong_entries: list[CheckedEntry]
     unsure_entries: list[CheckedEntry]
     wrong_candidates: list[CheckedCandidates]
+    notes: np.ndarray
+    """(9, 9) bool: cells read as pencilled candidates."""
 
     @property
     def key(self) -> bytes:
@@ -371,6 +375,7 @@ class LiveSolver:
             answer.wrong_entries,
             answer.unsure_entries,
             answer.wrong_candidates,
+            answer.kinds == NOTES,
         )
 
     def _take(self, read: _Read, frame: np.ndarray, gray: np.ndarray, scale: float) -> None:
@@ -384,7 +389,7 @@ class LiveSolver:
             return
         ink = cell_ink(gray, read.corners * scale)
         visible = visible_cells(read.corners * scale, gray.shape[1], gray.shape[0])
-        if missed_digits(read.written, ink, visible):
+        if missed_digits(read.written, ink, visible, read.notes):
             self._candidate, self._votes = None, 0
             return
         if self._candidate is not None and read.key == self._candidate.key:
@@ -409,7 +414,7 @@ class LiveSolver:
                 unsure=tuple(entry.cell for entry in read.unsure_entries),
                 wrong_candidates=tuple(cell.cell for cell in read.wrong_candidates),
             )
-        check = GivensCheck(read.written, ink)
+        check = GivensCheck(read.written, ink, read.notes)
         self._answer = self._known[read.key] = _Answer(read, overlay, check)
         while len(self._known) > _KNOWN:
             self._known.popitem(last=False)
