@@ -5,7 +5,8 @@ candidates, `metadata.csv`, optional `candidates.tsv`: the digits pencilled per 
 each photo with `solve_photo` and counts the photos on which a wrong entry or candidates that
 leave out the answer are reported: every one is a false alarm, as the set's pencil marks all
 agree with its answers. Also reported: the photos solved, the labelled cells of candidates read
-as notes, and those whose candidates were read exactly (where `candidates.tsv` gives them).
+as notes, and those whose candidates were read exactly (where `candidates.tsv` gives them);
+then each photo with an alarm, and what it says.
 
 `--split` follows the project's rule for this set (`read.cell_labels.is_validation_puzzle`): the
 puzzles sorted, every 5th from the first is validation (4 puzzles, 16 photos), the rest train.
@@ -51,8 +52,12 @@ def main() -> None:
         solved += result.status is Status.SOLVED
         wrong_entry_photos += bool(result.wrong_entries)
         wrong_candidate_photos += bool(result.wrong_candidates)
-        if result.wrong_candidates:
-            alarms.append(f"{photo.name}: " + ", ".join(c.message for c in result.wrong_candidates))
+        if result.wrong_candidates or result.wrong_entries:
+            messages = [c.message for c in result.wrong_candidates] + [
+                f"{e.name}: entry {e.written} read, the answer {e.expected}"
+                for e in result.wrong_entries
+            ]
+            alarms.append(f"{photo.name}: " + ", ".join(messages))
         for r, c in zip(*(photo.labels == CANDIDATES_LABEL).nonzero(), strict=True):
             cells += 1
             as_notes += result.reading.kinds[r, c] == NOTES

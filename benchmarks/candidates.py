@@ -1,8 +1,9 @@
 """Checking the person's pencilled candidates on generated photos with planted wrong sets.
 
 For each seed a hand-filled photo is generated (`synth_filled_photo`: pen entries, pencil notes
-of 2-5 candidates each at its keypad place, `--wrong-notes` of the cells of notes planted with
-candidates that leave out the answer, the others holding it among theirs, exact truth), read, and
+of two to four candidates, in a row at the top of the cell or each at its keypad place,
+`--wrong-notes` of the cells of notes planted with candidates that leave out the answer, the
+others holding it among theirs, exact truth), read, and
 checked by `answer_reading`. Reported: the share of planted wrong candidate sets reported (target
 >= 95%), the share of right candidate sets (two digits or more, the answer among them) reported
 wrong, the photos with any right set reported, where the planted sets not reported went

@@ -20,6 +20,7 @@ from conftest import pen_digit, truth_reading
 from sudoku_lens import pipeline
 from sudoku_lens.pipeline import (
     DIGIT_CHANGES,
+    ENTRY_SURE,
     RIGHT_FROM,
     UNSURE_BELOW,
     WRONG_ODDS,
@@ -109,6 +110,38 @@ def test_an_entry_read_without_confidence_is_unsure_never_wrong(
         "cell": f"r{r + 1}c{c + 1}",
         "written": int(reading.grid[r, c]),
     }
+
+
+def test_an_entry_in_a_cell_the_content_model_holds_empty_is_unsure_never_wrong(
+    sample: SyntheticFilledPhoto, reading: Reading
+) -> None:
+    """The ghost of a rubbed-out entry, read surely as a digit, is unsure when the cell-content
+    model sees nothing written there; the same digit typed by the person is checked."""
+    (r, c) = expected_wrong(sample)[0].cell
+    doubt = np.ones((9, 9), np.float32)
+    doubt[r, c] = ENTRY_SURE / 2
+    ghost = dataclasses.replace(reading, entry_sureness=doubt)
+    answer = answer_reading(ghost)
+    assert answer.unsure_entries == [CheckedEntry((r, c), int(reading.grid[r, c]), None)]
+    assert len(answer.wrong_entries) == len(expected_wrong(sample)) - 1
+    doubt[r, c] = ENTRY_SURE
+    assert answer_reading(ghost).wrong_entries == expected_wrong(sample)
+    doubt[r, c] = ENTRY_SURE / 2
+    solution = sample.photo.solution
+    typed = reading.entries.copy()
+    typed[r, c] = next(d for d in range(1, 10) if d not in (typed[r, c], solution[r, c]))
+    mistake = answer_reading(ghost, grid=sample.photo.puzzle, entries=typed)
+    assert CheckedEntry((r, c), int(typed[r, c]), int(solution[r, c])) in mistake.wrong_entries
+
+
+def test_the_reader_holds_the_written_entries_sure_and_other_cells_certain(
+    sample: SyntheticFilledPhoto,
+) -> None:
+    read = read_image(sample.photo.image)
+    entries = read.kinds == HANDWRITTEN
+    assert entries.sum() > 20
+    assert (read.entry_sureness[entries] >= ENTRY_SURE).mean() > 0.97
+    assert (read.entry_sureness[~entries] == 1.0).all()
 
 
 def test_an_entry_read_unsurely_as_the_solutions_digit_is_right(

@@ -22,6 +22,7 @@ from sudoku_lens.errors import GridCutOffError, GridNotFoundError
 from sudoku_lens.puzzle import grid_json
 from sudoku_lens.read.content import (
     CANDIDATES,
+    NOTHING,
     candidate_digits,
     ink_level,
     pencilled_digits,
@@ -34,6 +35,7 @@ from sudoku_lens.read.grid.cells import check_whole, recut
 from sudoku_lens.read.grid.restore import deepened, restored
 from sudoku_lens.read.image_io import Photo, load_photo
 from sudoku_lens.read.kinds import (
+    EMPTY,
     HANDWRITTEN,
     KEYPAD_MARKS,
     KEYPAD_NOTES_CHANCE,
@@ -44,6 +46,7 @@ from sudoku_lens.read.kinds import (
     Candidates,
     CellReading,
     KindClassifier,
+    allowed_kind_probabilities,
     assign_kinds,
     candidates_json,
     keypad_candidates,
@@ -94,6 +97,12 @@ class Reading:
     the digit model gave the digit read of any of its marks (0 where none were read). Only
     candidates read at CANDIDATES_SURE or more are checked against the answer
     (`pipeline.answer_reading`). None (a reading made by hand) is taken as certain."""
+    entry_sureness: np.ndarray | None = None
+    """(9, 9) float32 how sure the cell-content model is that each handwritten entry's cell
+    holds a written digit at all: one less its probability of nothing (1 in other cells). A
+    rubbed-out entry's ghost, which the digit model may still read, is near 0; an entry under
+    `pipeline.ENTRY_SURE` is never called wrong. None (a reading made by hand) is taken as
+    certain."""
 
     def __post_init__(self) -> None:
         notes = np.asarray(self.kinds).reshape(9, 9) == NOTES
@@ -106,6 +115,8 @@ class Reading:
         object.__setattr__(self, "candidates", kept)
         if self.candidate_sureness is None:
             object.__setattr__(self, "candidate_sureness", np.ones((9, 9), np.float32))
+        if self.entry_sureness is None:
+            object.__setattr__(self, "entry_sureness", np.ones((9, 9), np.float32))
 
     @property
     def image(self) -> np.ndarray:
@@ -335,11 +346,14 @@ def _read_cells(photo: Photo, location: GridLocation, timings: dict[str, float])
     location, cells = _cut_and_read(photo, location, timings)
     start = time.perf_counter()
     predicted = KindClassifier.default().predict(cells.features)
+    pencilled, content, chances, shown = read_cell_contents(cells, predicted)
+    predicted[pencilled] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
     grid, kinds, kind_probabilities = assign_kinds(predicted, cells.candidates, cells.features)
     keypad, keypad_sureness = keypad_notes(cells, grid, kinds, kind_probabilities)
     candidates, candidate_sureness = _read_candidates(
-        cells, predicted[..., NOTES], grid, kinds, kind_probabilities, keypad, keypad_sureness
+        cells, chances, kinds, keypad, keypad_sureness
     )
+    entry_sureness = np.where((kinds == HANDWRITTEN) & shown, 1.0 - content[..., NOTHING], 1.0)
     read_empty = (cells.probabilities.argmax(axis=2) == 0)[..., None]
     probabilities = np.where(
         (grid > 0)[..., None],
@@ -360,6 +374,7 @@ def _read_cells(photo: Photo, location: GridLocation, timings: dict[str, float])
         location=location,
         candidates=candidates,
         candidate_sureness=candidate_sureness,
+        entry_sureness=entry_sureness.astype(np.float32),
     )
 
 
@@ -410,35 +425,51 @@ both allow notes. All 285 kubiesa training candidate cells over OVER_DIGIT are a
 pen entries the kinds model is sure of (0 to 1e-6) are left entries."""
 
 
+ENTRY_POSSIBLE = 0.01
+"""Least probability of handwriting the kinds model gives a cell (the digit model allowing it)
+for the cell-content model to be shown it, to say how sure it is that an entry is written there
+at all (`Reading.entry_sureness`); cells of clear print are left out, which saves most of the
+model's time on a page of givens."""
+
+
+def read_cell_contents(
+    cells: CellReading, kind_probabilities: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What the cell-content model (`read.content`) reads in the upright cells that may hold
+    pencilled candidates or an entry: (pencilled, content, chances, shown).
+
+    `pencilled` (9, 9) bool are the cells it reads as candidates, and so pencil notes, never an
+    entry, whatever the digit and kinds models (`kind_probabilities`) made of them. Where those
+    read a digit, only when the model is sure of the candidates (OVER_DIGIT) and the kinds
+    model's own probability of notes does not rule them out (NOTES_POSSIBLE). A full-size entry
+    beside old small marks the model calls a digit, and it stays the digit read. Decided before
+    print and pen are weighed as two groups of the grid (`assign_kinds`), so that dark notes
+    never count among the grid's print or pen. `content` (9, 9, 3) and `chances` (9, 9, 9) are
+    as `read_contents` gives them, over the cells `shown`: those and the cells that may be
+    handwriting (ENTRY_POSSIBLE)."""
+    allowed = allowed_kind_probabilities(kind_probabilities, cells.candidates)
+    no_digit = np.isin(allowed.argmax(axis=2), (EMPTY, NOTES))
+    possible = no_digit | (np.asarray(kind_probabilities)[..., NOTES] >= NOTES_POSSIBLE)
+    shown = possible | (allowed[..., HANDWRITTEN] >= ENTRY_POSSIBLE)
+    content, chances = read_contents(cells.found, cells.turns, wanted=shown)
+    sure = (content[..., CANDIDATES] >= OVER_DIGIT) & possible
+    pencilled = (content.argmax(axis=2) == CANDIDATES) & (no_digit | sure)
+    return pencilled, content, chances, shown
+
+
 def _read_candidates(
     cells: CellReading,
-    notes_chance: np.ndarray,
-    grid: np.ndarray,
+    chances: np.ndarray,
     kinds: np.ndarray,
-    kind_probabilities: np.ndarray,
     keypad: Candidates,
     keypad_sureness: np.ndarray,
 ) -> tuple[Candidates, np.ndarray]:
-    """The pencilled candidates of each upright cell (`Reading.candidates`) and how sure the
-    reading is of them (`Reading.candidate_sureness`), as the cell-content
-    model reads them from the cells' own ink (`read.content`), setting `grid`, `kinds` and
-    `kind_probabilities` in place: a cell the model calls candidates is pencil notes, never an
-    entry, whatever the digit and kinds models made of it (where they read a digit: when the
-    model is sure of it, OVER_DIGIT, and the kinds model's own probability of notes for the cell,
-    `notes_chance`, does not rule them out, NOTES_POSSIBLE). A full-size entry beside old small
-    marks the model calls a digit, and it stays the digit read. The digits of a notes cell are
-    those read whole at their keypad places (`keypad`, from `keypad_notes`: each mark the digit
-    of its place, a strong check), else its marks read one by one by the digit model
-    (`pencilled_digits`, none where it is unsure of a mark), or the model's candidate outputs
-    where no mark is made out. Only the cells whose reading the model may change are shown to
-    it."""
-    possible = (grid == 0) | (notes_chance >= NOTES_POSSIBLE)
-    content, chances = read_contents(cells.found, cells.turns, wanted=possible)
-    verdict = content.argmax(axis=2)
-    sure = (content[..., CANDIDATES] >= OVER_DIGIT) & possible
-    notes = (verdict == CANDIDATES) & ((grid == 0) | sure)
-    grid[notes], kinds[notes] = 0, NOTES
-    kind_probabilities[notes] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
+    """The pencilled candidates of each upright cell of pencil notes (`Reading.candidates`) and
+    how sure the reading is of them (`Reading.candidate_sureness`): those read whole at their
+    keypad places (`keypad`, from `keypad_notes`: each mark the digit of its place, a strong
+    check), else its marks read one by one by the digit model (`pencilled_digits`, none where
+    it is unsure of a mark), or the cell-content model's candidate outputs (`chances`) where
+    no mark is made out."""
     notes_cells = [
         int(i) for i in np.flatnonzero(kinds.ravel() == NOTES) if not keypad[i // 9][i % 9]
     ]

@@ -4,12 +4,13 @@
 (ballpoint blue or black, felt-tip, grey pencil, red), each digit from a handwriting font (when
 Pillow and font files are given) or from synthetic pen strokes (jittered skeletons of the ten digit
 shapes, drawn with a varying nib), elastically distorted, sometimes cramped small or touching the
-cell's border; small pencil candidates in a 3x3 layout in some empty cells, the cell's answer
-among them; and, on request, entries that differ from the solution and candidate sets that leave
-the answer out. `synth_filled_photo` photographs the result as `synth_photo` does. The truth
-says, per cell, the digit written, its kind (0 empty, 1 printed, 2 handwritten, 3 pencil notes,
-as `sudoku_lens.read.kinds.KIND_NAMES`), the candidates pencilled, and which entries and
-candidate sets are mistakes.
+cell's border; small pencil candidates in some empty cells (pairs, triples and fours, in a row at
+the top of the cell or at their keypad places), the cell's answer among them; and, on request,
+entries that differ from the solution and candidate sets that leave the answer out.
+`synth_filled_photo` photographs the result as `synth_photo` does. The truth says, per cell, the
+digit written, its kind (0 empty, 1 printed, 2 handwritten, 3 pencil notes, as
+`sudoku_lens.read.kinds.KIND_NAMES`), the candidates pencilled, and which entries and candidate
+sets are mistakes.
 """
 
 from __future__ import annotations
@@ -47,8 +48,22 @@ PENS: dict[str, Pen] = {
 }
 """The pens `fill_in` draws from."""
 
-PENCIL = Pen("pencil-notes", (105, 105, 110), (0.07, 0.12), (0.4, 0.75))
+PENCIL = Pen("pencil-notes", (50, 50, 55), (0.09, 0.14), (0.7, 1.0))
 """The grey pencil of candidate notes."""
+
+NOTE_COUNTS: dict[int, float] = {2: 0.6, 3: 0.3, 4: 0.1}
+"""How many candidates a cell of notes holds, and how often: in A. Kubiesa's puzzle-book
+photos 280 of 300 sets of two or more are pairs, the rest triples."""
+
+NOTE_HEIGHTS: dict[int | str, tuple[float, float]] = {
+    2: (0.3, 0.48),
+    3: (0.28, 0.42),
+    4: (0.22, 0.3),
+    "keypad": (0.22, 0.3),
+}
+"""Height of pencilled candidates as a share of the cell: a row of 2 or 3 digits, two rows of
+4 or more, and the keypad layout. The candidates of real puzzle-book photos are 0.36-0.5 of
+the cell tall (10th percentile to median), most of them pairs and triples at the top."""
 
 _SKELETONS: dict[int, tuple[tuple[tuple[float, float], ...], ...]] = {
     1: (((0.25, 0.22), (0.6, 0.0), (0.58, 1.0)),),
@@ -514,48 +529,85 @@ def _pencil_notes(
     *,
     leave_out: bool,
 ) -> tuple[int, ...]:
-    """Pencil 2-5 small candidates into cell (r, c), each in its place of a 3x3 layout: the
-    cell's `answer` among them, or with `leave_out` never; returns them, sorted. A set drawn
-    without the answer gets it added from a generator of its own (`_answer_rng`), so the photo
-    is otherwise the one drawn before candidates held the answer, bit for bit, and the kinds
-    model's training photos and the benchmarks' figures stay as they were."""
-    candidates = list(rng.choice(np.arange(1, 10), size=int(rng.integers(2, 6)), replace=False))
+    """Pencil small candidates into cell (r, c) as people pencil them: a pair, a triple or
+    four digits (`NOTE_COUNTS`), the cell's `answer` among them, or with `leave_out` never;
+    returns them, sorted.
+
+    Most sets are a row at the top of the cell (four digits in two rows), the others keep each
+    digit at its place of a 3x3 keypad, as tall as `NOTE_HEIGHTS` says and nearly as dark as
+    the grid's print, as in real puzzle-book photos. `rng` draws 2-5 digits and their strokes
+    as it did when every one was pencilled, so the rest of the photo (its entries, the scene)
+    stays as it was, bit for bit; how many of them are kept and the layout come from a
+    generator of the cell's own (`_look_rng`), and an answer not among them from another
+    (`_answer_rng`)."""
+    drawn = list(rng.choice(np.arange(1, 10), size=int(rng.integers(2, 6)), replace=False))
     if leave_out:
         others = np.array([d for d in range(1, 10) if d != answer])
-        candidates = list(rng.choice(others, size=len(candidates), replace=False))
-    height = max(4, round(cell * rng.uniform(0.17, 0.26)))
+        drawn = list(rng.choice(others, size=len(drawn), replace=False))
+    drawn = [int(d) for d in drawn]
+    look = _look_rng(r, c, drawn)
+    count = int(look.choice(list(NOTE_COUNTS), p=list(NOTE_COUNTS.values())))
+    keypad = look.random() < 0.35
+    others = [d for d in drawn if d != answer]
+    kept = drawn[:count] if leave_out else others[: count - 1] + [answer]
+    rows = [sorted(kept)]
+    if len(kept) > 3:
+        rows = [rows[0][:2], rows[0][2:]]
+    low, high = NOTE_HEIGHTS["keypad" if keypad else len(kept)]
+    height = max(4, round(cell * rng.uniform(low, high)))
     opacity = rng.uniform(*PENCIL.opacity)
-    for d in candidates:
-        _pencil_digit(image, cell, r, c, int(d), height, opacity, rng)
-    if not leave_out and answer not in candidates:
-        _pencil_digit(image, cell, r, c, answer, height, opacity, _answer_rng(r, c, candidates))
-        candidates.append(answer)
-    return tuple(sorted(int(d) for d in candidates))
+    sources = [(d, rng) for d in drawn]
+    if answer in kept and answer not in drawn:
+        sources.append((answer, _answer_rng(r, c, drawn)))
+    glyphs = {}
+    for digit, source in sources:
+        width = max(0.8, source.uniform(*PENCIL.width) * height)
+        glyph = stroke_digit(digit, height, width, source)
+        spread = source.uniform(0.26, 0.3)
+        jitter = source.normal(0.0, 0.02, 2)
+        glyphs[digit] = (glyph, spread, jitter)
+    if keypad:
+        for digit in kept:
+            glyph, spread, jitter = glyphs[digit]
+            place = np.array([(digit - 1) % 3, (digit - 1) // 3], np.float64)
+            x, y = _place(cell, r, c, glyph, (place - 1.0) * spread + jitter)
+            _ink(image, glyph, PENCIL.ink, x, y, opacity)
+        return tuple(sorted(kept))
+    top = look.uniform(0.03, 0.14) * cell
+    for row in rows:
+        room = 0.94 * cell
+        gap = look.uniform(0.04, 0.12) * cell
+        parts = [glyphs[d][0] for d in row]
+        wide = sum(part.shape[1] for part in parts) + gap * (len(parts) - 1)
+        if wide > room:
+            scale = room / wide
+            parts = [_shrunk(part, scale) for part in parts]
+            gap *= scale
+            wide = room
+        x = c * cell + look.uniform(0.03, max(0.031, 0.97 - wide / cell)) * cell
+        for digit, part in zip(row, parts, strict=True):
+            y = r * cell + top + glyphs[digit][2][1] * cell
+            _ink(image, part, PENCIL.ink, int(round(x)), int(round(y)), opacity)
+            x += part.shape[1] + gap
+        top += max(part.shape[0] for part in parts) + look.uniform(0.02, 0.08) * cell
+    return tuple(sorted(kept))
+
+
+def _shrunk(glyph: np.ndarray, scale: float) -> np.ndarray:
+    size = (max(1, int(glyph.shape[1] * scale)), max(1, int(glyph.shape[0] * scale)))
+    return cv2.resize(glyph, size, interpolation=cv2.INTER_AREA)
+
+
+def _look_rng(r: int, c: int, candidates: Sequence[int]) -> np.random.Generator:
+    """A generator for the layout of the candidates of cell (r, c), seeded by the cell and the
+    candidates drawn, apart from the photo's own."""
+    return np.random.default_rng([r, c, 10, *(int(d) for d in candidates)])
 
 
 def _answer_rng(r: int, c: int, candidates: Sequence[int]) -> np.random.Generator:
     """A generator for the answer added to the candidates of cell (r, c), seeded by the cell
     and the candidates drawn, apart from the photo's own."""
     return np.random.default_rng([r, c, *(int(d) for d in candidates)])
-
-
-def _pencil_digit(
-    image: np.ndarray,
-    cell: float,
-    r: int,
-    c: int,
-    digit: int,
-    height: int,
-    opacity: float,
-    rng: np.random.Generator,
-) -> None:
-    """Pencil the small candidate `digit`, `height` pixels tall, at its keypad place of cell
-    (r, c)."""
-    glyph = stroke_digit(digit, height, max(0.8, rng.uniform(*PENCIL.width) * height), rng)
-    sub = np.array([(digit - 1) % 3, (digit - 1) // 3], np.float64)
-    offset = (sub - 1.0) * rng.uniform(0.26, 0.3) + rng.normal(0.0, 0.02, 2)
-    x, y = _place(cell, r, c, glyph, offset)
-    _ink(image, glyph, PENCIL.ink, x, y, opacity)
 
 
 @dataclass(frozen=True)

@@ -182,9 +182,9 @@ seeds 10001-40000, the kinds training's report 900000 up)."""
 
 def generated_photo_cells(count: int, seed: int, *, handwriting_fonts: Sequence[str]) -> CellSet:
     """Samples of `count` generated hand-filled photos (`synth_filled_photo`, seeds from
-    GENERATED_SEED + seed): each pen in turn, entries and the generator's pencil notes (2 to 5
-    small candidates at their keypad places, which digits not kept: trained as candidates only),
-    read as the reader reads them."""
+    GENERATED_SEED + seed): each pen in turn, entries and the generator's pencil notes (pairs,
+    triples and fours, in a row at the top or at their keypad places, with which digits they
+    are), read as the reader reads them."""
     pens = sorted(PENS)
     rng = np.random.default_rng(seed)
     sets = []
@@ -203,8 +203,11 @@ def generated_photo_cells(count: int, seed: int, *, handwriting_fonts: Sequence[
             continue
         truth = made.filled
         labels = np.where(truth.kinds == NOTES, CANDIDATES_LABEL, truth.digits)
+        pencilled = {
+            (int(r), int(c)): truth.candidates[r][c] for r, c in np.argwhere(truth.kinds == NOTES)
+        }
         if agrees_with_labels(cells.candidates, labels):
-            sets.append(grid_cells(list(cells.found), cells.turns, labels, None))
+            sets.append(grid_cells(list(cells.found), cells.turns, labels, pencilled))
     return CellSet.concat(sets)
 
 
