@@ -4,6 +4,7 @@ errors per item, resume, order, and workers that die."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import os
@@ -90,7 +91,12 @@ def records_of(path: Path) -> list[dict]:
             row["seconds"] = float(row["seconds"])
             row["rating"] = None if row["rating"] is None else float(row["rating"])
             if row["kind"] == "photo" and row["status"] != "error":  # checked: "" when none
-                for key in ("wrong_entries", "unsure_entries", "wrong_candidates"):
+                for key in (
+                    "wrong_entries",
+                    "unsure_entries",
+                    "wrong_candidates",
+                    "unsure_candidates",
+                ):
                     row[key] = row[key] or ""
         return rows
     import pyarrow.parquet as pq
@@ -965,11 +971,12 @@ def test_the_help_names_every_field_of_a_record(capsys: pytest.CaptureFixture[st
     assert ", ".join(FIELDS) in text
 
 
-def test_a_photo_whose_candidates_leave_out_the_answer_is_recorded_so(
+def test_a_photo_whose_candidates_leave_out_the_answer_or_are_unsure_is_recorded_so(
     tmp_path: Path, monkeypatch
 ) -> None:
     """A photo's record names the cells whose pencilled candidates leave out the answer, as
-    `solve` names them, and counts as a photo with a mistake marked (exit code 1)."""
+    `solve` names them, and counts as a photo with a mistake marked (exit code 1); candidates
+    read too unsure to check are named apart, never as wrong."""
     from conftest import truth_reading
     from sudoku_lens import pipeline
     from sudoku_lens.batch import work as batch_work
@@ -983,5 +990,14 @@ def test_a_photo_whose_candidates_leave_out_the_answer_is_recorded_so(
     record = batch_work._photo_record(batch_work.PhotoUnit(str(photo), str(photo)), False)
     planted = [f"r{r + 1}c{c + 1}" for r, c in np.argwhere(sample.filled.wrong_candidates)]
     assert record.status == "solved" and record.wrong_candidates == " ".join(planted)
+    assert record.unsure_candidates == ""
     done = work(batch_work.PhotoUnit(str(photo), str(photo)), None)
     assert done.wrong == 1
+    (r, c), *_ = np.argwhere(sample.filled.wrong_candidates)
+    sureness = np.ones((9, 9), np.float32)
+    sureness[r, c] = pipeline.CANDIDATES_SURE / 2
+    unsure = dataclasses.replace(reading, candidate_sureness=sureness)
+    monkeypatch.setattr(pipeline, "read_photo", lambda source, **_: unsure)
+    record = batch_work._photo_record(batch_work.PhotoUnit(str(photo), str(photo)), False)
+    assert record.unsure_candidates == f"r{r + 1}c{c + 1}"
+    assert record.wrong_candidates == " ".join(planted[1:])

@@ -45,8 +45,9 @@ class Record:
     printed, `h` handwritten, `n` pencil notes), `givens` (the digits read where `kinds` is
     print), and the person's entries checked against the solution: `wrong_entries` and
     `unsure_entries`, cell names separated by spaces ("r3c4 r5c1"; empty when there is none),
-    and `wrong_candidates`, the cells whose pencilled candidates leave out the answer, named
-    the same way.
+    `wrong_candidates`, the cells whose pencilled candidates leave out the answer, and
+    `unsure_candidates`, those of two or more candidates read too unsure to check, named the
+    same way.
     `rating` and `level` (Sudoku Explainer scale and its word) come from the logical solver when
     the batch is run with rating on (None for a puzzle the techniques cannot finish or a grid
     already full). `status` is solved, no solution, several solutions or
@@ -66,6 +67,7 @@ class Record:
     wrong_entries: str | None = None
     unsure_entries: str | None = None
     wrong_candidates: str | None = None
+    unsure_candidates: str | None = None
     rating: float | None = None
     level: str | None = None
     seconds: float
@@ -166,7 +168,7 @@ def _encode_solved(block: SolvedPuzzles, encoding: str) -> bytes:
             ', "kind": "puzzle", "grid": "',
             '", "read": null, "kinds": null, "givens": null, "solution": "',
             '", "status": "solved", "wrong_entries": null, "unsure_entries": null, '
-            '"wrong_candidates": null, '
+            '"wrong_candidates": null, "unsure_candidates": null, '
             '"rating": null, "level": null, "seconds": ',
             ', "error": null}\n',
         )
@@ -174,7 +176,7 @@ def _encode_solved(block: SolvedPuzzles, encoding: str) -> bytes:
         buffer = io.StringIO()
         csv.writer(buffer, lineterminator=CSV_END).writerow([block.source])
         head = buffer.getvalue().removesuffix(CSV_END) + ","
-        parts = (head, ",puzzle,", ",,,,", ",solved,,,,,,", f",{CSV_END}")
+        parts = (head, ",puzzle,", ",,,,", ",solved,,,,,,,", f",{CSV_END}")
     return _core.encode_rows(
         block.puzzles,
         block.solutions,
@@ -203,6 +205,7 @@ def arrow_schema() -> Any:
             ("wrong_entries", text),
             ("unsure_entries", text),
             ("wrong_candidates", text),
+            ("unsure_candidates", text),
             ("rating", pa.float64()),
             ("level", text),
             ("seconds", pa.float64()),
@@ -241,6 +244,7 @@ def arrow_table(block: Block) -> Any:
         "wrong_entries": pa.nulls(count, text),
         "unsure_entries": pa.nulls(count, text),
         "wrong_candidates": pa.nulls(count, text),
+        "unsure_candidates": pa.nulls(count, text),
         "rating": pa.nulls(count, pa.float64()),
         "level": pa.nulls(count, text),
         "seconds": pa.array(np.frombuffer(block.seconds, np.float64).round(7)),
