@@ -467,3 +467,28 @@ def test_the_hint_command_names_the_wrong_candidates(
     assert [cell["cell"] for cell in printed["wrong_candidates"]] == [
         f"r{r + 1}c{c + 1}" for r, c in planted(sample)
     ]
+    assert printed["unsure_candidates"] == []
+
+
+def test_hints_name_the_candidates_read_too_unsure_to_check(
+    monkeypatch, capsys, tmp_path: Path, sample, reading
+) -> None:
+    """A planted set read unsure is not called wrong by a hint either: `hint` names it apart,
+    in its text and JSON alike."""
+    from sudoku_lens.cli import main
+    from sudoku_lens.hints import hint_photo
+    from sudoku_lens.read import reader
+
+    (r, c), *others = planted(sample)
+    sureness = np.ones((9, 9), np.float32)
+    sureness[r, c] = pipeline.CANDIDATES_SURE / 2
+    unsure = dataclasses.replace(reading, candidate_sureness=sureness)
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: unsure)
+    found = hint_photo(sample.photo.image)
+    assert found.photo_json()["unsure_candidates"] == [f"r{r + 1}c{c + 1}"]
+    assert [cell.cell for cell in found.wrong_candidates] == others
+    photo = tmp_path / "notes.png"
+    cv2.imwrite(str(photo), sample.photo.image)
+    assert main(["hint", str(photo), "-o", str(tmp_path / "hint.png")]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert f"sudoku-lens: candidates read too unsure to check at r{r + 1}c{c + 1}" in err

@@ -995,6 +995,48 @@ def test_a_sideways_photo_is_shown_upright(page, photo, tmp_path):
     )  # the hint's picture too
 
 
+def test_candidates_read_too_unclearly_are_outlined_and_never_called_wrong(
+    page, tmp_path, monkeypatch
+):
+    """Candidates read below CANDIDATES_SURE stay in their cells, outlined in orange and named
+    too unclear to check, never framed as wrong; pencilled again by the person, they are
+    checked."""
+    import dataclasses
+
+    from conftest import truth_reading
+    from sudoku_lens import pipeline
+    from sudoku_lens.synth.handwriting import synth_filled_photo
+
+    sample = synth_filled_photo(3, "easy", notes=0.5, wrong_notes=2, rotation=0)
+    planted = [int(i) for i in np.flatnonzero(sample.filled.wrong_candidates)]
+    sureness = np.ones(81, np.float32)
+    sureness[planted] = pipeline.CANDIDATES_SURE / 2
+    reading = dataclasses.replace(truth_reading(sample), candidate_sureness=sureness.reshape(9, 9))
+    upload_read_as(page, sample, reading, tmp_path, monkeypatch)
+    expect(page.locator("#message")).to_contain_text(
+        "2 cells of your candidates could not be read clearly enough to check"
+    )
+    cells = page.locator("#grid input")
+    classes = page.eval_on_selector_all("#grid input", "cells => cells.map(c => c.className)")
+    assert [i for i, c in enumerate(classes) if "unsure-notes" in c.split()] == planted
+    assert not any("wrong-notes" in c for c in classes)
+    pencilled = "".join(map(str, sample.filled.candidates[planted[0] // 9][planted[0] % 9]))
+    first = cells.nth(planted[0])
+    assert first.input_value() == pencilled
+    assert "too unclear to check" in first.get_attribute("aria-label")
+    page.screenshot(path=str(SHOTS / "sudoku-lens-web-unsure-notes.png"), full_page=True)
+    # the person pencils one more digit (not the answer) in: the set is theirs, and checked
+    first.click()
+    page.keyboard.press("n")
+    answer = str(sample.photo.solution.ravel()[planted[0]])
+    page.keyboard.press(next(d for d in "123456789" if d not in pencilled + answer))
+    expect(page.locator("#message")).to_contain_text(
+        "1 cell of your candidates leaves out the answer"
+    )
+    assert "wrong-notes" in first.get_attribute("class")
+    assert "unsure-notes" in cells.nth(planted[1]).get_attribute("class")
+
+
 def test_pencilled_candidates_are_shown_small_edited_and_checked(page, tmp_path, monkeypatch):
     """The candidates read stand small in their cells, those that leave out the answer framed;
     in notes mode (N) a digit typed goes in or out of a cell's candidates, which are sent back

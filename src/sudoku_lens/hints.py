@@ -71,6 +71,8 @@ class PhotoHint:
     """(9, 9) uint8 the person's entries checked (right, wrong and unsure), 0 elsewhere."""
     wrong_candidates: list[CheckedCandidates] = field(default_factory=list)
     """Cells whose pencilled candidates leave out the answer, as `solve_photo` finds them."""
+    unsure_candidates: list[tuple[int, int]] = field(default_factory=list)
+    """(row, col) cells of two or more candidates read too unsure to be checked."""
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds: "read", "repair", "hint", "draw", "total"."""
 
@@ -92,8 +94,9 @@ class PhotoHint:
 
     def checked_json(self) -> dict[str, list[dict[str, Any]]]:
         """`wrong_entries` and `unsure_entries` as `solve --json` gives them, `{"cell": "r3c4",
-        "written": 5}` each, and `wrong_candidates` (`{"cell": "r4c5", "written": "28"}` each),
-        without the right digit: a hint does not give it away."""
+        "written": 5}` each, `wrong_candidates` (`{"cell": "r4c5", "written": "28"}` each),
+        without the right digit: a hint does not give it away, and `unsure_candidates` (cell
+        names)."""
         written = self.entries.reshape(-1)
         checked: dict[str, list[dict[str, Any]]] = {
             key: [{"cell": cell_name(c), "written": int(written[c])} for c in cells]
@@ -105,6 +108,7 @@ class PhotoHint:
         checked["wrong_candidates"] = [
             cell.to_json(with_answer=False) for cell in self.wrong_candidates
         ]
+        checked["unsure_candidates"] = [cell_name(r * 9 + c) for r, c in self.unsure_candidates]
         return checked
 
     def photo_json(self) -> dict[str, list[Any]]:
@@ -218,5 +222,6 @@ def hint_photo(
         unsure_entries=sorted(unsure),
         entries=answer.entries,
         wrong_candidates=answer.wrong_candidates,
+        unsure_candidates=answer.unsure_candidates,
         timings=timings,
     )

@@ -143,6 +143,9 @@ def run(args: argparse.Namespace) -> int:
                 print(f"sudoku-lens: {what} at {cells}: {why}", file=sys.stderr)
         for wrong in found.wrong_candidates:
             print(f"sudoku-lens: {wrong.message}", file=sys.stderr)
+        if found.unsure_candidates:
+            cells = ", ".join(cell_name(r * 9 + c) for r, c in found.unsure_candidates)
+            print(f"sudoku-lens: candidates read too unsure to check at {cells}", file=sys.stderr)
     else:
         from sudoku_lens.hints import find_hints
 

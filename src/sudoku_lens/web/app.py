@@ -536,7 +536,8 @@ def create_app(
         `wrong_entries` and `unsure_entries` (`{"cell": "r3c4", "written": 5}` each, as
         `/api/solve` gives them but without the right digit: entries left out as wrong or too
         unclear to check), `wrong_candidates` (`{"cell": "r4c5", "written": "28"}` each: the
-        candidates read, or sent as `candidates`, that leave out the answer) and `after.entries`
+        candidates read, or sent as `candidates`, that leave out the answer), `unsure_candidates`
+        (the cells of candidates read too unclearly to check, named "r3c4") and `after.entries`
         (the person's entries, wrong and unsure ones kept, plus the step's digits: send it back as
         `entries`, with `after.eliminations` as `eliminations`, and the next hint reports the same
         wrong entries)."""

@@ -84,6 +84,7 @@ const editor = {
   baseCandidates: [], // the person's pencilled candidates read from the photo as uploaded
   candidates: [], // the candidates as shown now, 81 strings of sorted digits ("" where none)
   wrongCandidates: new Set(), // cells whose candidates leave out the answer
+  unsureCandidates: new Set(), // cells whose candidates were read too unclearly to check
   notesMode: false, // digits typed pencil candidates in or out instead of writing an entry
   checkOnly: false, // mark wrong entries only: no answers in the photo or the grid
   corrected: new Set(),
@@ -263,6 +264,7 @@ function gridChanged(index) {
   editor.wrong.delete(index);
   editor.unsure.delete(index);
   editor.wrongCandidates.delete(index);
+  editor.unsureCandidates.delete(index);
   editor.solution = null;
   hints.eliminations = [];
   hints.now = new Set();
@@ -365,14 +367,20 @@ function renderGrid() {
     const entry = !given && editor.entries[i] !== "0" ? editor.entries[i] : "";
     const hinted = !given && !entry && hints.placed.has(i) ? hints.puzzle[i] : "0";
     // A cell's candidates give way to its answer, as in the picture, unless the answers are
-    // hidden, the person is pencilling (notes mode) or they leave the answer out.
+    // hidden, the person is pencilling (notes mode) or they leave the answer out or were read
+    // too unclearly to check.
     const showNotes =
-      hidingAnswers() || !editor.solution || editor.notesMode || editor.wrongCandidates.has(i);
+      hidingAnswers() ||
+      !editor.solution ||
+      editor.notesMode ||
+      editor.wrongCandidates.has(i) ||
+      editor.unsureCandidates.has(i);
     const notes = !given && !entry && hinted === "0" && showNotes ? editor.candidates[i] : "";
     input.value = given ? digit : entry || (hinted !== "0" ? hinted : notes);
     input.classList.toggle("notes", Boolean(notes));
     input.classList.toggle("many", notes.length > 4);
     input.classList.toggle("wrong-notes", Boolean(notes) && editor.wrongCandidates.has(i));
+    input.classList.toggle("unsure-notes", Boolean(notes) && editor.unsureCandidates.has(i));
     input.classList.toggle("hinted", hinted !== "0");
     input.classList.toggle("hint-now", hints.now.has(i));
     input.classList.toggle("handwritten", Boolean(entry));
@@ -400,6 +408,7 @@ function renderGrid() {
     } else if (notes) {
       what = `your candidates ${notes.split("").join(" ")}`;
       if (editor.wrongCandidates.has(i)) what += ", they leave out the answer";
+      if (editor.unsureCandidates.has(i)) what += ", too unclear to check";
     }
     input.setAttribute("aria-label", `${where}: ${what}`);
   });
@@ -561,6 +570,7 @@ function showResult(body, fresh) {
   editor.wrong = new Map(body.wrong_entries.map((e) => [cellIndex(e.cell), e.expected]));
   editor.unsure = new Set(body.unsure_entries.map((e) => cellIndex(e.cell)));
   editor.wrongCandidates = new Set(body.wrong_candidates.map((e) => cellIndex(e.cell)));
+  editor.unsureCandidates = new Set(body.unsure_candidates.map(cellIndex));
   showPicture(body.image);
   $("result").hidden = false;
   $("drop").classList.add("compact");
@@ -585,6 +595,7 @@ function showResult(body, fresh) {
     editor.candidates.filter((d, i) => d !== editor.baseCandidates[i]).length;
   const entries = editor.entries.filter((d, i) => d !== "0" && editor.cells[i] === "0").length;
   const wrongNotes = editor.wrongCandidates.size;
+  const unsureNotes = editor.unsureCandidates.size;
   const notesText = wrongNotes ? candidatesText(wrongNotes) : "";
   if (wrong) {
     const detail = hiding
@@ -602,10 +613,14 @@ function showResult(body, fresh) {
       `${notesText}.`,
       "They are framed in purple in the photo and in the grid: the answer is not among them.",
     );
-  } else if (unsure) {
+  } else if (unsure || unsureNotes) {
+    const what = [
+      unsure ? `${unsure} of your entries` : "",
+      unsureNotes ? `${unsureNotes} ${unsureNotes > 1 ? "cells" : "cell"} of your candidates` : "",
+    ].filter(Boolean);
     showMessage(
       "warn",
-      `${unsure} of your entries could not be read clearly enough to check.`,
+      `${what.join(" and ")} could not be read clearly enough to check.`,
       "They are outlined in orange: check them against the photo, or type them in.",
     );
   } else if (hiding && entries) {
@@ -761,6 +776,9 @@ async function nextHint() {
   );
   editor.unsure = new Set(marked(body.unsure_entries));
   editor.wrongCandidates = new Set(marked(body.wrong_candidates));
+  editor.unsureCandidates = new Set(
+    (body.unsure_candidates || []).map(cellIndex).filter((i) => !hints.now.has(i)),
+  );
   showPicture(body.image);
   $("answer-caption").textContent =
     body.technique === null ? "Nothing more to hint." : "The next step, drawn into the photo.";
