@@ -22,6 +22,7 @@ from sudoku_lens.errors import GridCutOffError, GridNotFoundError
 from sudoku_lens.puzzle import grid_json
 from sudoku_lens.read.content import (
     CANDIDATES,
+    DIGIT,
     NOTHING,
     candidate_digits,
     ink_level,
@@ -346,14 +347,17 @@ def _read_cells(photo: Photo, location: GridLocation, timings: dict[str, float])
     location, cells = _cut_and_read(photo, location, timings)
     start = time.perf_counter()
     predicted = KindClassifier.default().predict(cells.features)
-    pencilled, content, chances, shown = read_cell_contents(cells, predicted)
-    predicted[pencilled] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
+    contents = read_cell_contents(cells, predicted)
+    predicted[contents.pencilled] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
+    predicted[contents.written, NOTES] = 0.0
+    predicted[contents.written] /= predicted[contents.written].sum(axis=1, keepdims=True) + 1e-9
     grid, kinds, kind_probabilities = assign_kinds(predicted, cells.candidates, cells.features)
     keypad, keypad_sureness = keypad_notes(cells, grid, kinds, kind_probabilities)
     candidates, candidate_sureness = _read_candidates(
-        cells, chances, kinds, keypad, keypad_sureness
+        cells, contents.chances, kinds, keypad, keypad_sureness
     )
-    entry_sureness = np.where((kinds == HANDWRITTEN) & shown, 1.0 - content[..., NOTHING], 1.0)
+    entry = (kinds == HANDWRITTEN) & contents.shown
+    entry_sureness = np.where(entry, 1.0 - contents.content[..., NOTHING], 1.0)
     read_empty = (cells.probabilities.argmax(axis=2) == 0)[..., None]
     probabilities = np.where(
         (grid > 0)[..., None],
@@ -425,6 +429,14 @@ both allow notes. All 285 kubiesa training candidate cells over OVER_DIGIT are a
 pen entries the kinds model is sure of (0 to 1e-6) are left entries."""
 
 
+OVER_NOTES = 0.9
+"""Least probability of a written digit the cell-content model gives a cell the digit model
+reads a digit in for it never to be pencil notes, whatever the kinds model says. The 376
+candidate cells of kubiesa-train (training and validation photos) are at 0.25 or less; on its
+validation photos it gives back a pencil 1 the kinds model took for a lone candidate. On 40
+generated hand-filled photos (`benchmarks/check.py`, seeds 20001-20040) one cell of notes the
+digit and kinds models read as print is over it."""
+
 ENTRY_POSSIBLE = 0.01
 """Least probability of handwriting the kinds model gives a cell (the digit model allowing it)
 for the cell-content model to be shown it, to say how sure it is that an entry is written there
@@ -432,20 +444,35 @@ at all (`Reading.entry_sureness`); cells of clear print are left out, which save
 model's time on a page of givens."""
 
 
-def read_cell_contents(
-    cells: CellReading, kind_probabilities: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """What the cell-content model (`read.content`) reads in the upright cells that may hold
-    pencilled candidates or an entry: (pencilled, content, chances, shown).
+@dataclass(frozen=True, eq=False)
+class CellContents:
+    """What the cell-content model (`read.content`) makes of the upright cells it is shown, as
+    `read_cell_contents` weighs it against the digit and kinds models."""
 
-    `pencilled` (9, 9) bool are the cells it reads as candidates, and so pencil notes, never an
-    entry, whatever the digit and kinds models (`kind_probabilities`) made of them. Where those
-    read a digit, only when the model is sure of the candidates (OVER_DIGIT) and the kinds
-    model's own probability of notes does not rule them out (NOTES_POSSIBLE). A full-size entry
-    beside old small marks the model calls a digit, and it stays the digit read. Decided before
-    print and pen are weighed as two groups of the grid (`assign_kinds`), so that dark notes
-    never count among the grid's print or pen. `content` (9, 9, 3) and `chances` (9, 9, 9) are
-    as `read_contents` gives them, over the cells `shown`: those and the cells that may be
+    pencilled: np.ndarray
+    """(9, 9) bool: cells of pencilled candidates, and so pencil notes, never an entry."""
+    written: np.ndarray
+    """(9, 9) bool: cells the kinds model may take for pencil notes that hold a written digit."""
+    content: np.ndarray
+    """(9, 9, 3) float32 probabilities of nothing, a digit, candidates (`read_contents`)."""
+    chances: np.ndarray
+    """(9, 9, 9) float32 probability of each digit 1-9 among a cell's candidates."""
+    shown: np.ndarray
+    """(9, 9) bool: the cells shown to the model (the others read as nothing)."""
+
+
+def read_cell_contents(cells: CellReading, kind_probabilities: np.ndarray) -> CellContents:
+    """The cell-content model's reading of the upright cells that may hold pencilled candidates
+    or an entry, weighed against the digit model (`cells.candidates`) and the kinds model
+    (`kind_probabilities`), before print and pen are weighed as two groups of the grid
+    (`assign_kinds`), so that dark notes never count among the grid's print or pen.
+
+    A cell it reads as candidates is pencil notes whatever the other models made of it; where
+    those read a digit, only when it is sure of the candidates (OVER_DIGIT) and the kinds
+    model's own probability of notes does not rule them out (NOTES_POSSIBLE). A cell where the
+    digit model reads a digit and it is sure of a written digit (OVER_NOTES) is never notes,
+    whatever the kinds model thinks: a full-size entry beside old small marks, or a small one on
+    its own, is the digit read. It is shown the cells that may be notes and those that may be
     handwriting (ENTRY_POSSIBLE)."""
     allowed = allowed_kind_probabilities(kind_probabilities, cells.candidates)
     no_digit = np.isin(allowed.argmax(axis=2), (EMPTY, NOTES))
@@ -454,7 +481,9 @@ def read_cell_contents(
     content, chances = read_contents(cells.found, cells.turns, wanted=shown)
     sure = (content[..., CANDIDATES] >= OVER_DIGIT) & possible
     pencilled = (content.argmax(axis=2) == CANDIDATES) & (no_digit | sure)
-    return pencilled, content, chances, shown
+    digit_read = np.asarray(cells.candidates).argmax(axis=2) > 0
+    written = (content[..., DIGIT] >= OVER_NOTES) & digit_read & ~pencilled
+    return CellContents(pencilled, written, content, chances, shown)
 
 
 def _read_candidates(
