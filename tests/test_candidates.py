@@ -24,6 +24,7 @@ from sudoku_lens.cli.solve_photo import run_photo
 from sudoku_lens.draw import CANDIDATES_COLOR, WRONG_COLOR, render_overlay
 from sudoku_lens.errors import PuzzleFormatError
 from sudoku_lens.pipeline import CheckedCandidates, answer_reading, check_candidates
+from sudoku_lens.read.content import DIGIT, read_contents
 from sudoku_lens.read.image_io import Photo, load_photo
 from sudoku_lens.read.kinds import (
     EMPTY,
@@ -492,3 +493,35 @@ def test_hints_name_the_candidates_read_too_unsure_to_check(
     assert main(["hint", str(photo), "-o", str(tmp_path / "hint.png")]) == 0
     err = capsys.readouterr().err.splitlines()
     assert f"sudoku-lens: candidates read too unsure to check at r{r + 1}c{c + 1}" in err
+
+
+def test_a_digit_the_cell_model_is_sure_of_is_never_notes(monkeypatch, sample) -> None:
+    """Where the kinds model takes a written digit for pencil notes but the cell-content model
+    is sure of a digit (OVER_NOTES), the digit read stands; trusting the kinds model alone, the
+    cell would be notes."""
+    from sudoku_lens.read import reader
+    from sudoku_lens.read.kinds import KindClassifier
+
+    truth = sample.filled
+    entries = np.argwhere(truth.kinds == HANDWRITTEN)
+    plain = reader.read_image(sample.photo.image)
+    sure = [(int(r), int(c)) for r, c in entries if plain.kinds[r, c] == HANDWRITTEN]
+    assert len(sure) >= 5
+    predict = KindClassifier.predict
+
+    def notes_there(self, features):
+        kinds = predict(self, features).copy()
+        for r, c in sure:
+            kinds[r, c] = [0.0, 0.0, 0.1, 0.9]
+        return kinds
+
+    monkeypatch.setattr(KindClassifier, "predict", notes_there)
+    _, cells = reader.read_photo_cells(sample.photo.image)
+    content, _ = read_contents(cells.found, cells.turns)
+    written = [cell for cell in sure if content[cell][DIGIT] >= reader.OVER_NOTES]
+    assert len(written) >= 20
+    read = reader.read_image(sample.photo.image)
+    assert all(read.kinds[cell] == HANDWRITTEN for cell in written)
+    assert all(read.grid[cell] == truth.digits[cell] for cell in written)
+    monkeypatch.setattr(reader, "OVER_NOTES", 1.01)
+    assert all(reader.read_image(sample.photo.image).kinds[cell] == NOTES for cell in sure)
