@@ -339,6 +339,41 @@ def test_the_wrong_candidates_are_framed_in_their_own_cells(sample, reading) -> 
                 assert np.abs(after[inner] - before[inner]).max() <= 2
 
 
+def test_candidates_read_unsure_are_framed_in_orange_not_purple(
+    monkeypatch, sample, reading
+) -> None:
+    """In the solved picture and on a live frame, a set read too unclearly to check gets the
+    frame in the orange of unsure entries, never the purple of a wrong one."""
+    from sudoku_lens.draw import UNSURE_COLOR
+    from sudoku_lens.live import solver as live
+
+    (r, c), *others = planted(sample)
+    sureness = np.ones((9, 9), np.float32)
+    sureness[r, c] = pipeline.CANDIDATES_SURE / 2
+    unsure = dataclasses.replace(reading, candidate_sureness=sureness)
+    answer = answer_reading(unsure)
+    assert answer.unsure_candidates == [(r, c)]
+
+    def orange(image: np.ndarray) -> np.ndarray:
+        cells = cells_of(image, reading.corners)
+        distance = np.abs(cells - np.array(UNSURE_COLOR, np.int16)).sum(axis=-1)
+        return (distance < 90).sum(axis=(2, 3))
+
+    for check_only in (False, True):
+        image = pipeline.draw_answer(unsure, answer, check_only=check_only)
+        framed = orange(image) > 60
+        assert np.argwhere(framed).tolist() == [[r, c]]
+        assert purple(cells_of(image, reading.corners))[r, c] <= 60
+    monkeypatch.setattr(
+        live, "read_image", lambda image, **_: dataclasses.replace(unsure, photo=Photo(image))
+    )
+    player = live.LiveSolver(live.LiveSettings(banner=False))
+    for _ in range(4):
+        result = player.process(sample.photo.image)
+    assert result.to_json()["unsure_candidates"] == [f"r{r + 1}c{c + 1}"]
+    assert orange(result.frame)[r, c] > 60
+
+
 def test_the_frame_is_not_the_wrong_entry_ring() -> None:
     givens = np.zeros((9, 9), np.uint8)
     givens[0, 0] = givens[0, 1] = 1

@@ -604,8 +604,9 @@ def draw_answer(reading: Reading, answer: Answer, *, check_only: bool = False) -
     (typed in, or placed by earlier hints: drawn in pen, `entry_sprite`, so that a mark on one
     rings a digit), the marks of the wrong entries (a red ring, the right digit small; the ring
     alone with `check_only`, which must not give answers away), of the unsure ones (an orange
-    ring and a question mark) and of the candidates that leave out the answer (a purple frame
-    along the cell's lines, which leaves the candidates legible); the grid outlined when there
+    ring and a question mark), of the candidates that leave out the answer (a purple frame
+    along the cell's lines, which leaves the candidates legible) and of those read too unclearly
+    to check (the same frame in orange); the grid outlined when there
     is no unique solution. Cells holding print or handwriting are left untouched unless marked;
     pencil notes under a digit drawn are covered by a soft patch of their paper (`cover_cells`),
     and with `check_only` nothing but the frame is drawn over them."""
@@ -627,6 +628,7 @@ def draw_answer(reading: Reading, answer: Answer, *, check_only: bool = False) -
         notes=tuple(zip(*np.nonzero(reading.kinds == NOTES), strict=True)),
         entries=tuple((int(r), int(c), int(typed[r, c])) for r, c in np.argwhere(typed > 0)),
         wrong_candidates=tuple(cell.cell for cell in answer.wrong_candidates),
+        unsure_candidates=tuple(answer.unsure_candidates),
     )
 
 

@@ -215,6 +215,7 @@ def render_overlay(
     unsure: tuple[tuple[int, int], ...] = (),
     entries: tuple[tuple[int, int, int], ...] = (),
     wrong_candidates: tuple[tuple[int, int], ...] = (),
+    unsure_candidates: tuple[tuple[int, int], ...] = (),
 ) -> tuple[np.ndarray, np.ndarray]:
     """The upright rectified grid's overlay: (bgr (S,S,3) uint8, alpha (S,S) uint8), S = 9 cells.
 
@@ -226,7 +227,9 @@ def render_overlay(
     left out where `expected` is 0 (give it a nonzero `givens` cell, as the person's digit is
     there); each (row, col) of `unsure` an entry read too unclearly to check, marked by
     `unsure_sprite`; each (row, col) of `wrong_candidates` a cell whose candidates leave out the
-    answer, framed by `candidates_sprite` (over the answer drawn there, if any).
+    answer, framed by `candidates_sprite` (over the answer drawn there, if any), and each of
+    `unsure_candidates` a cell whose candidates were read too unclearly to check, framed alike
+    in the orange of unsure entries.
     """
     g, s = _check(givens, solution)
     cell = max(1, int(size) // 9)
@@ -250,6 +253,7 @@ def render_overlay(
     marks = [(r, c, wrong_sprite(int(expected), cell)) for r, c, expected in wrong]
     marks += [(r, c, unsure_sprite(cell)) for r, c in unsure]
     marks += [(int(r), int(c), candidates_sprite(cell)) for r, c in wrong_candidates]
+    marks += [(int(r), int(c), candidates_sprite(cell, UNSURE_COLOR)) for r, c in unsure_candidates]
     for r, c, (sprite, sprite_alpha) in marks:
         rows, cols = slice(r * cell, (r + 1) * cell), slice(c * cell, (c + 1) * cell)
         if (r, c) in sprites:
@@ -332,12 +336,14 @@ def draw_solution(
     notes: tuple[tuple[int, int], ...] = (),
     entries: tuple[tuple[int, int, int], ...] = (),
     wrong_candidates: tuple[tuple[int, int], ...] = (),
+    unsure_candidates: tuple[tuple[int, int], ...] = (),
 ) -> np.ndarray:
     """A copy of the photo with `solution`'s digits drawn, in perspective, into the cells where
     `givens` is 0, the person's `entries` ((row, col, digit) each) that the photo does not show
     (typed in) drawn in pen (`entry_sprite`), and the marks of the wrong entries `wrong` ((row,
-    col, expected) each), of the entries too unclear to check `unsure` ((row, col) each) and of
-    the cells whose candidates leave out the answer `wrong_candidates` ((row, col) each).
+    col, expected) each), of the entries too unclear to check `unsure` ((row, col) each), of
+    the cells whose candidates leave out the answer `wrong_candidates` and of those whose
+    candidates were read too unclearly to check `unsure_candidates` ((row, col) each).
 
     The cells of `notes` ((row, col) each: pencil notes) that get a digit, an answer's or an
     entry's, are first covered by a soft patch of their own paper (`cover_cells`), so the digit
@@ -360,14 +366,17 @@ def draw_solution(
     unclear = tuple((int(r), int(c)) for r, c in unsure)
     own = tuple((int(r), int(c), int(d)) for r, c, d in entries)
     framed = tuple((int(r), int(c)) for r, c in wrong_candidates)
+    unchecked = tuple((int(r), int(c)) for r, c in unsure_candidates)
     drawn = (g == 0) & (s >= 1) & (s <= 9)
     for r, c, _ in own:
         drawn[r, c] = True
-    if not drawn.any() and not marks and not unclear and not framed:
+    if not drawn.any() and not marks and not unclear and not framed and not unchecked:
         return image_bgr.copy()
     size = overlay_size(quad)
     color = (blue, green, red)
-    bgra = _cached_overlay(*key, size, color, float(digit_height), marks, unclear, own, framed)
+    bgra = _cached_overlay(
+        *key, size, color, float(digit_height), marks, unclear, own, framed, unchecked
+    )
     covered = [(int(r), int(c)) for r, c in notes if drawn[int(r), int(c)]]
     base = cover_cells(image_bgr, quad, covered) if covered else image_bgr
     return composite_bgra(base, bgra, quad)
@@ -384,6 +393,7 @@ def _cached_overlay(
     unsure: tuple[tuple[int, int], ...],
     entries: tuple[tuple[int, int, int], ...],
     wrong_candidates: tuple[tuple[int, int], ...],
+    unsure_candidates: tuple[tuple[int, int], ...],
 ) -> np.ndarray:
     """The last few overlays as BGRA, so drawing the same answer on every video frame renders
     it once."""
@@ -399,6 +409,7 @@ def _cached_overlay(
         unsure=unsure,
         entries=entries,
         wrong_candidates=wrong_candidates,
+        unsure_candidates=unsure_candidates,
     )
     bgra = cv2.merge([*cv2.split(bgr), alpha])
     bgra.setflags(write=False)

@@ -38,6 +38,7 @@ class SolutionOverlay:
         wrong: tuple[tuple[int, int, int], ...] = (),
         unsure: tuple[tuple[int, int], ...] = (),
         wrong_candidates: tuple[tuple[int, int], ...] = (),
+        unsure_candidates: tuple[tuple[int, int], ...] = (),
     ) -> None:
         self.givens = np.asarray(givens, np.uint8).reshape(9, 9).copy()
         """Nonzero where the cell is written in (print or handwriting): no answer drawn there."""
@@ -47,6 +48,8 @@ class SolutionOverlay:
         """(row, col) of the entries read too unclearly to check, marked likewise."""
         self.wrong_candidates = wrong_candidates
         """(row, col) of the cells whose candidates leave out the answer, framed likewise."""
+        self.unsure_candidates = unsure_candidates
+        """(row, col) of the cells whose candidates were read too unclearly to check."""
         self.solution = np.asarray(solution, np.uint8).reshape(9, 9).copy()
         self.digit_height = float(digit_height)
         """Height of the drawn digits as a fraction of a cell (that of the printed ones)."""
@@ -62,6 +65,7 @@ class SolutionOverlay:
             wrong=self.wrong,
             unsure=self.unsure,
             wrong_candidates=self.wrong_candidates,
+            unsure_candidates=self.unsure_candidates,
         )
 
     def apply(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:

@@ -50,6 +50,7 @@ from sudoku_lens.live.smoothing import CornerFilter
 from sudoku_lens.live.tracking import CornerTracker, quad_area
 from sudoku_lens.pipeline import CheckedCandidates, CheckedEntry, answer_reading
 from sudoku_lens.puzzle import grid_json
+from sudoku_lens.puzzle.text import cell_name
 from sudoku_lens.read.grid.search import check_searchable
 from sudoku_lens.read.kinds import NOTES
 from sudoku_lens.read.reader import corners_json, read_image
@@ -91,7 +92,8 @@ class LiveResult:
     upright puzzle (None when no grid is followed); `puzzle` the (9, 9) grid solved (after repair)
     and `solution` its solution, once confirmed; `entries` the person's handwritten entries
     checked, `wrong_entries` the wrong ones and `unsure_entries` those read too unclearly to
-    check, `wrong_candidates` the cells whose candidates leave out the answer; `drawn` whether
+    check, `wrong_candidates` the cells whose candidates leave out the answer and
+    `unsure_candidates` ((row, col) each) those read too unclearly to check; `drawn` whether
     the answer is on `frame`.
     """
 
@@ -106,11 +108,12 @@ class LiveResult:
     wrong_entries: list[CheckedEntry] = field(default_factory=list)
     unsure_entries: list[CheckedEntry] = field(default_factory=list)
     wrong_candidates: list[CheckedCandidates] = field(default_factory=list)
+    unsure_candidates: list[tuple[int, int]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The result without the image, as JSON-ready values (grids as 81-character strings,
         wrong and unsure entries as `CheckedEntry.to_json`, wrong candidates as
-        `CheckedCandidates.to_json`)."""
+        `CheckedCandidates.to_json`, unsure ones as cell names)."""
         return {
             "state": self.state.value,
             "corners": corners_json(self.corners),
@@ -120,6 +123,7 @@ class LiveResult:
             "wrong_entries": [entry.to_json() for entry in self.wrong_entries],
             "unsure_entries": [entry.to_json() for entry in self.unsure_entries],
             "wrong_candidates": [cell.to_json() for cell in self.wrong_candidates],
+            "unsure_candidates": [cell_name(r * 9 + c) for r, c in self.unsure_candidates],
             "drawn": self.drawn,
             "seconds": round(self.seconds, 4),
         }
@@ -174,6 +178,7 @@ class _Read:
     wrong_entries: list[CheckedEntry]
     unsure_entries: list[CheckedEntry]
     wrong_candidates: list[CheckedCandidates]
+    unsure_candidates: list[tuple[int, int]]
     notes: np.ndarray
     """(9, 9) bool: cells read as pencilled candidates."""
 
@@ -287,6 +292,7 @@ class LiveSolver:
             wrong_entries=[] if shown is None else list(shown.read.wrong_entries),
             unsure_entries=[] if shown is None else list(shown.read.unsure_entries),
             wrong_candidates=[] if shown is None else list(shown.read.wrong_candidates),
+            unsure_candidates=[] if shown is None else list(shown.read.unsure_candidates),
         )
 
     def _locate(
@@ -375,6 +381,7 @@ class LiveSolver:
             answer.wrong_entries,
             answer.unsure_entries,
             answer.wrong_candidates,
+            answer.unsure_candidates,
             answer.kinds == NOTES,
         )
 
@@ -413,6 +420,7 @@ class LiveSolver:
                 ),
                 unsure=tuple(entry.cell for entry in read.unsure_entries),
                 wrong_candidates=tuple(cell.cell for cell in read.wrong_candidates),
+                unsure_candidates=tuple(read.unsure_candidates),
             )
         check = GivensCheck(read.written, ink, read.notes)
         self._answer = self._known[read.key] = _Answer(read, overlay, check)

@@ -362,6 +362,9 @@ class LiveFrameResult(BaseModel):
     wrong_candidates: list[WrongCandidates] = Field(
         description="cells whose two or more candidates leave out the answer"
     )
+    unsure_candidates: list[str] = Field(
+        description='cells of candidates read too unclearly to check, named like "r3c4"'
+    )
     width: int
     height: int
     seconds: float

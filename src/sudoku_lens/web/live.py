@@ -46,6 +46,7 @@ def live_frame_json(
         "wrong_entries": payload["wrong_entries"],
         "unsure_entries": payload["unsure_entries"],
         "wrong_candidates": payload["wrong_candidates"],
+        "unsure_candidates": payload["unsure_candidates"],
         "width": int(frame.shape[1]),
         "height": int(frame.shape[0]),
         "seconds": payload["seconds"],

@@ -1121,6 +1121,7 @@ function drawOverlay(ctx, result, scale) {
   const wrong = new Map((result.wrong_entries || []).map((e) => [cellIndex(e.cell), e.expected]));
   const unsure = new Set((result.unsure_entries || []).map((e) => cellIndex(e.cell)));
   const wrongNotes = new Set((result.wrong_candidates || []).map((e) => cellIndex(e.cell)));
+  const unsureNotes = new Set((result.unsure_candidates || []).map(cellIndex));
   for (let i = 0; i < 81; i += 1) {
     const entry = result.entries && result.entries[i] !== "0";
     if (result.puzzle[i] !== "0" || (entry && !wrong.has(i) && !unsure.has(i))) continue;
@@ -1133,10 +1134,11 @@ function drawOverlay(ctx, result, scale) {
     const [tx, ty] = map(c + 0.5, r);
     // One cell is 100 units wide in this local frame, so the 72 px font fills about 3/4 of it.
     ctx.setTransform((rx - lx) / 100, (ry - ly) / 100, (bx - tx) / 100, (by - ty) / 100, cx, cy);
-    if (wrongNotes.has(i)) {
-      // Candidates that leave out the answer: a purple frame along the cell's lines.
+    if (wrongNotes.has(i) || unsureNotes.has(i)) {
+      // Candidates that leave out the answer: a purple frame along the cell's lines; orange for
+      // those read too unclearly to check.
       ctx.lineWidth = 5;
-      ctx.strokeStyle = "#a01eaa";
+      ctx.strokeStyle = wrongNotes.has(i) ? "#a01eaa" : "#f08200";
       ctx.beginPath();
       ctx.roundRect(-42, -42, 84, 84, 12);
       ctx.stroke();
