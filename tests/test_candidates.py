@@ -138,18 +138,18 @@ def test_a_reading_keeps_candidates_only_in_cells_of_notes(reading) -> None:
     assert moved.candidates == NO_CANDIDATES
 
 
-def test_the_reader_reads_the_keypad_candidates_of_notes(sample) -> None:
-    """The digits pencilled in the cells of notes: the pairs read exactly, a cell with a mark
-    the digit model is unsure of left without digits, a digit not pencilled there in at most
-    two of the ten (crowded keypad notes of four to six digits, whose marks the digit model
-    misreads one by one), never candidates in a cell of another kind."""
+def test_the_reader_reads_the_pencilled_candidates_of_notes(sample) -> None:
+    """The digits pencilled in the cells of notes (pairs and triples, in a row at the top or at
+    their keypad places): the pairs and nearly all the others read exactly, a cell with a mark
+    the digit model is unsure of left without digits, never a digit not pencilled there, never
+    candidates in a cell of another kind."""
     from sudoku_lens.read.reader import read_image
 
     read = read_image(sample.photo.image)
     truth = sample.filled
     notes = [(r, c) for r, c in np.argwhere(truth.kinds == NOTES)]
     exact = sum(read.candidates[r][c] == truth.candidates[r][c] for r, c in notes)
-    assert exact >= 3
+    assert len(notes) >= 8 and exact >= len(notes) - 2
     assert all(
         read.candidates[r][c] == truth.candidates[r][c]
         for r, c in notes
@@ -158,7 +158,7 @@ def test_the_reader_reads_the_keypad_candidates_of_notes(sample) -> None:
     misread = [
         (r, c) for r, c in notes if not set(read.candidates[r][c]) <= set(truth.candidates[r][c])
     ]
-    assert len(misread) <= 2
+    assert misread == []
     assert all(
         not read.candidates[r][c] or read.kinds[r, c] == NOTES for r in range(9) for c in range(9)
     )
