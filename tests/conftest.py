@@ -158,7 +158,8 @@ def decode_terminal_qr(text: str) -> str:
     """What a QR code drawn in a terminal with Unicode half blocks (as `serve --lan` prints it)
     says, read by OpenCV's QR detector: each character is two modules, a block light, a space
     dark, as on a dark terminal. The picture is tried at a few module sizes, as a phone sees the
-    code at different distances: OpenCV's detector misses some codes at one size or another."""
+    code at different distances, by both of OpenCV's detectors: each misses some codes at one
+    size or another (the classic one 'https://196.225.2.132:588/' at 4 to 12 pixels a module)."""
     top = {"█": 255, "▀": 255, "▄": 0, " ": 0}
     bottom = {"█": 255, "▀": 0, "▄": 255, " ": 0}
     lines = [line for line in text.splitlines() if line]
@@ -169,10 +170,11 @@ def decode_terminal_qr(text: str) -> str:
         rows.append([top[ch] for ch in line])
         rows.append([bottom[ch] for ch in line])
     modules = np.array(rows, np.uint8)
-    detector = cv2.QRCodeDetector()
-    for scale in (4, 6, 8, 5, 7):
-        image = cv2.resize(modules, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
-        decoded, _, _ = detector.detectAndDecode(image)
-        if decoded:
-            return decoded
+    detectors = [cv2.QRCodeDetectorAruco(), cv2.QRCodeDetector()]
+    for detector in detectors:
+        for scale in (4, 6, 8, 5, 7, 3):
+            image = cv2.resize(modules, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
+            decoded, _, _ = detector.detectAndDecode(image)
+            if decoded:
+                return decoded
     return ""
