@@ -350,7 +350,6 @@ def _read_cells(photo: Photo, location: GridLocation, timings: dict[str, float])
     contents = read_cell_contents(cells, predicted)
     predicted[contents.pencilled] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
     predicted[contents.written, NOTES] = 0.0
-    predicted[contents.written] /= predicted[contents.written].sum(axis=1, keepdims=True) + 1e-9
     grid, kinds, kind_probabilities = assign_kinds(predicted, cells.candidates, cells.features)
     keypad, keypad_sureness = keypad_notes(cells, grid, kinds, kind_probabilities)
     candidates, candidate_sureness = _read_candidates(
@@ -452,7 +451,7 @@ class CellContents:
     pencilled: np.ndarray
     """(9, 9) bool: cells of pencilled candidates, and so pencil notes, never an entry."""
     written: np.ndarray
-    """(9, 9) bool: cells the kinds model may take for pencil notes that hold a written digit."""
+    """(9, 9) bool: cells surely holding a written digit, never pencil notes (OVER_NOTES)."""
     content: np.ndarray
     """(9, 9, 3) float32 probabilities of nothing, a digit, candidates (`read_contents`)."""
     chances: np.ndarray

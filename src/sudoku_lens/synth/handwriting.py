@@ -413,10 +413,7 @@ def _fit_to_cell(glyph: np.ndarray, cell: float) -> np.ndarray:
         return glyph
     glyph = glyph[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
     scale = cell * (1.0 + 2 * OVERHANG) / max(glyph.shape)
-    if scale >= 1.0:
-        return glyph
-    size = (max(1, int(glyph.shape[1] * scale)), max(1, int(glyph.shape[0] * scale)))
-    return cv2.resize(glyph, size, interpolation=cv2.INTER_AREA)
+    return glyph if scale >= 1.0 else _shrunk(glyph, scale)
 
 
 def _place(cell: float, r: int, c: int, glyph: np.ndarray, offset: np.ndarray) -> tuple[int, int]:
@@ -542,8 +539,8 @@ def _pencil_notes(
     (`_answer_rng`)."""
     drawn = list(rng.choice(np.arange(1, 10), size=int(rng.integers(2, 6)), replace=False))
     if leave_out:
-        others = np.array([d for d in range(1, 10) if d != answer])
-        drawn = list(rng.choice(others, size=len(drawn), replace=False))
+        pool = np.array([d for d in range(1, 10) if d != answer])
+        drawn = list(rng.choice(pool, size=len(drawn), replace=False))
     drawn = [int(d) for d in drawn]
     look = _look_rng(r, c, drawn)
     count = int(look.choice(list(NOTE_COUNTS), p=list(NOTE_COUNTS.values())))
@@ -594,6 +591,7 @@ def _pencil_notes(
 
 
 def _shrunk(glyph: np.ndarray, scale: float) -> np.ndarray:
+    """A glyph's coverage brought down by `scale` (under 1), at least a pixel each way."""
     size = (max(1, int(glyph.shape[1] * scale)), max(1, int(glyph.shape[0] * scale)))
     return cv2.resize(glyph, size, interpolation=cv2.INTER_AREA)
 
