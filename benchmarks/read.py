@@ -91,7 +91,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of photos")
     parser.add_argument("--limit", type=int, help="use N photos spread over the set")
-    parser.add_argument("--cold-runs", type=int, default=3, help="cold command runs (default 3)")
+    parser.add_argument(
+        "--cold-runs", type=int, default=3, help="cold command runs (default 3; 0: none)"
+    )
     args = parser.parse_args()
 
     cv2.setNumThreads(1)
@@ -109,11 +111,12 @@ def main() -> None:
         )
     stages = [key for key in median if key.startswith("stage ")]
     print("stage medians (wall): " + ", ".join(f"{k[6:]} {ms(median[k])}" for k in stages))
-    cold = cold_command(photos[0], args.cold_runs)
-    print(
-        f"cold `sudoku-lens read {photos[0].name}`: median {statistics.median(cold):.2f} s "
-        f"(runs: {', '.join(f'{t:.2f}' for t in cold)})"
-    )
+    if args.cold_runs > 0:
+        cold = cold_command(photos[0], args.cold_runs)
+        print(
+            f"cold `sudoku-lens read {photos[0].name}`: median {statistics.median(cold):.2f} s "
+            f"(runs: {', '.join(f'{t:.2f}' for t in cold)})"
+        )
 
 
 if __name__ == "__main__":
