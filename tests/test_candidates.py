@@ -223,7 +223,7 @@ def test_pencilled_digits_are_as_sure_as_their_least_sure_mark() -> None:
 
     ink = np.zeros((WORK, WORK), np.uint8)
     for x in (12, 26):
-        cv2.putText(ink, "1", (x, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.4, 200, 1)
+        cv2.putText(ink, "0", (x, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.4, 200, 1)
 
     class Fixed:
         """A digit model that reads the marks of a cell as 4 (at 0.9), then 7 (at 0.6)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 
@@ -19,10 +20,11 @@ from sudoku_lens.read.content import (
     cell_input,
     is_marked,
     mark_masks,
+    pencilled_digits,
     read_contents,
     upright_inks,
 )
-from sudoku_lens.read.digits import WORK, CellInk
+from sudoku_lens.read.digits import WORK, CellInk, DigitClassifier
 from sudoku_lens.read.kinds import NOTES, candidates_json
 from sudoku_lens.read.reader import read_photo
 from sudoku_lens.synth.handwriting import stroke_digit
@@ -165,3 +167,30 @@ def test_marks_are_the_separate_digits_ghosts_left_out_joined_ones_cut() -> None
     keypad[22:29, 10:15] = 90
     assert len(mark_masks(keypad)) == 2
     assert mark_masks(np.zeros((WORK, WORK), np.uint8)) == []
+    speck = np.zeros((WORK, WORK), np.uint8)
+    speck[8:20, 10:16] = 90  # a digit
+    speck[40:42, 40:42] = 90  # what a grid line's crossing leaves in the corner
+    (digit,) = mark_masks(speck)
+    assert digit[8:20, 10:16].all() and not digit[40:, 40:].any()
+
+
+def test_candidates_pencilled_one_above_the_other_touching_are_two_digits() -> None:
+    """A pair written in a column (the keypad's 3 and 6, or a four in two rows) that touches
+    is one mark; cut in two it reads as its two digits, and a 3 over a 6 is not an 8."""
+    classifier = DigitClassifier.default()
+    pairs = list(itertools.permutations(range(1, 10), 2))
+    inks = []
+    for top, bottom in pairs:
+        ink = np.zeros((WORK, WORK), np.uint8)
+        for digit, baseline in ((top, 17), (bottom, 25)):
+            cv2.putText(
+                ink, str(digit), (28, baseline), cv2.FONT_HERSHEY_SIMPLEX, 0.38, 200, 1, cv2.LINE_AA
+            )
+        inks.append(ink)
+    assert len(mark_masks(inks[pairs.index((3, 6))])) == 1
+    read = pencilled_digits(inks, classifier)
+    assert read[pairs.index((3, 6))].digits == (3, 6)
+    right = sum(
+        marks.digits == tuple(sorted(pair)) for marks, pair in zip(read, pairs, strict=True)
+    )
+    assert right >= 70, f"{right} of {len(pairs)} stacked pairs read"

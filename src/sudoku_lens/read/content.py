@@ -161,12 +161,20 @@ marks), exact / holding a digit not pencilled: 273 / 2 at 1.1, 304 / 4 at 0.95, 
 DIGIT_ASPECT = 0.65
 """Width of one joined digit, as a share of the mark's height, by which a joined mark is cut."""
 
+SPECK = 0.4
+"""Least height of a mark, as a share of the tallest mark of its cell, for it to be read: lower
+ones are specks (a grid line's crossing, a dot of the page), not digits. Candidate cells read
+exactly by their marks (`pencilled_digits`) without it / with it: kubiesa-train's training
+photos 313 / 320 of 340; generated photos (`benchmarks/candidates.py`'s, seeds 20001-20040 and
+30001-30040) 187 / 198 of 247 and 169 / 191 of 246; those read with a digit not pencilled the
+same but 1."""
+
 
 def mark_masks(ink: np.ndarray) -> list[np.ndarray]:
     """The masks (WORK x WORK bool) of the separate small digits pencilled in an upright cell's
     ink, left to right: its marks (8-connected ink of MARK_SHARE of the darkest), ghosts left
     out (GHOST_SHARE), the pieces of one digit put together (STACKED, STACKED_GAP) and digits
-    written joined cut apart (JOINED)."""
+    written joined cut apart (JOINED), specks left out (SPECK)."""
     cell = np.zeros_like(ink)
     cell[CELL_SPAN, CELL_SPAN] = ink[CELL_SPAN, CELL_SPAN]
     flat = cell.ravel()
@@ -212,7 +220,17 @@ def mark_masks(ink: np.ndarray) -> list[np.ndarray]:
             piece[:, a:b] = mask[:, a:b]
             if np.count_nonzero(piece) >= MARKED_PIXELS:
                 out.append(piece)
-    return out
+    if not out:
+        return out
+    heights = [_box(mask)[3] - _box(mask)[1] for mask in out]
+    least = SPECK * max(heights)
+    return [mask for mask, height in zip(out, heights, strict=True) if height >= least]
+
+
+def _box(mask: np.ndarray) -> tuple[int, int, int, int]:
+    """x0, y0, x1, y1 (x1 and y1 past the end) of a mask's bounding box."""
+    ys, xs = np.nonzero(mask)
+    return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
 
 
 PENCIL_SURE = 0.5
@@ -225,6 +243,20 @@ none read (marks cut as JOINED was 1.1): at 0 (every mark taken) 271 / 23 / 5; a
 0.5 keeps nearly every exact reading and drops most of those."""
 
 
+TALL = 2.2
+"""Height of a mark, as a share of its width, from which it is also read cut in two, top and
+bottom (`_cuts`), and taken for two digits where the digit model reads two different ones,
+surer of both than of the whole: two candidates pencilled one above the other, touching, that
+`mark_masks` took for one (a 3 over a 6 reads as an 8). A digit alone is seldom so tall but a
+1 (or a stroke left of a line), which cut in two reads as 1 and 1 or not surely at all. With
+SPECK, candidate cells read exactly by their marks without it / with it: kubiesa-train's
+training photos 320 / 320; generated (seeds 20001-20040, 30001-30040) 198 / 220 of 247 and
+191 / 206 of 246; those read at `pipeline.CANDIDATES_SURE` or more with a digit not pencilled the same."""
+
+CUTS = (0.4, 0.5, 0.6)
+"""Where a mark is cut (`_cuts`), as shares of its box's height from the top."""
+
+
 class PencilledDigits(NamedTuple):
     """The digits read in a cell's separate marks (`pencilled_digits`)."""
 
@@ -235,29 +267,68 @@ class PencilledDigits(NamedTuple):
     """The least probability the digit model gave any mark's digit (1.0 without marks)."""
 
 
+def _mark_image(ink: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The digit model's prepared image of one mark of a cell's ink."""
+    return draw_found(CellInk(ink, mask, float(np.percentile(ink[mask], 90))))
+
+
+def _cuts(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """A mark cut in two, top and bottom, at CUTS of its box's height, the cuts leaving a piece
+    too small to read left out. Only across: digits pencilled side by side are cut apart by
+    `mark_masks` (JOINED), and cut down its length a tall mark makes two strokes the digit
+    model reads as digits more often than it finds two digits."""
+    _, top, _, bottom = _box(mask)
+    pairs = []
+    for at in sorted({top + round(share * (bottom - top)) for share in CUTS}):
+        upper, lower = np.zeros_like(mask), np.zeros_like(mask)
+        upper[:at], lower[at:] = mask[:at], mask[at:]
+        if min(np.count_nonzero(upper), np.count_nonzero(lower)) >= MARKED_PIXELS:
+            pairs.append((upper, lower))
+    return pairs
+
+
+def _read_marks(inks: Sequence[np.ndarray], classifier: DigitClassifier) -> list[list[np.ndarray]]:
+    """The digit model's (10,) probabilities of each digit pencilled in each cell's ink: its
+    marks (`mark_masks`), a tall one read as two digits where a cut of it reads surer (TALL),
+    all in two batches."""
+    marks = [(owner, mask) for owner, ink in enumerate(inks) for mask in mark_masks(ink)]
+    read: list[list[np.ndarray]] = [[] for _ in inks]
+    if not marks:
+        return read
+    whole = classifier.predict_prepared(np.stack([_mark_image(inks[o], m) for o, m in marks]))
+    chosen = [[p] for p in whole]
+    best = [float(p[1:].max()) for p in whole]
+    tries = []
+    for index, (_, mask) in enumerate(marks):
+        x0, y0, x1, y1 = _box(mask)
+        if y1 - y0 >= TALL * (x1 - x0):
+            tries += [(index, pair) for pair in _cuts(mask)]
+    if tries:
+        pieces = classifier.predict_prepared(
+            np.stack([_mark_image(inks[marks[i][0]], piece) for i, pair in tries for piece in pair])
+        )
+        for k, (index, _) in enumerate(tries):
+            pair = pieces[2 * k : 2 * k + 2]
+            upper, lower = pair[:, 1:].argmax(axis=1)
+            score = float(pair[:, 1:].max(axis=1).min())
+            if upper != lower and score > best[index]:
+                best[index], chosen[index] = score, list(pair)
+    for (owner, _), probabilities in zip(marks, chosen, strict=True):
+        read[owner] += probabilities
+    return read
+
+
 def pencilled_digits(
     inks: Sequence[np.ndarray], classifier: DigitClassifier, sure: float = PENCIL_SURE
 ) -> list[PencilledDigits]:
-    """The digits pencilled in each of upright cells' inks (`mark_masks`), each mark read by
-    the digit model (`classifier`), all in one batch; digits () for a cell where none is made
-    out, None for one with a mark read below `sure`. On kubiesa-train's validation photos the
-    reader reads the digits of 36 of the 36 candidate cells exactly this way, the content
-    model's own candidate outputs 13."""
-    images, owners = [], []
-    for index, ink in enumerate(inks):
-        for mask in mark_masks(ink):
-            level = float(np.percentile(ink[mask], 90))
-            images.append(draw_found(CellInk(ink, mask, level)))
-            owners.append(index)
-    found: list[set[int]] = [set() for _ in inks]
-    sureness = [1.0] * len(inks)
-    if images:
-        probabilities = classifier.predict_prepared(np.stack(images))
-        for owner, p in zip(owners, probabilities, strict=True):
-            digit = int(p[1:].argmax()) + 1
-            found[owner].add(digit)
-            sureness[owner] = min(sureness[owner], float(p[digit]))
-    return [
-        PencilledDigits(None if least < sure else tuple(sorted(digits)), least)
-        for digits, least in zip(found, sureness, strict=True)
-    ]
+    """The digits pencilled in each of upright cells' inks, each mark read by the digit model
+    (`classifier`; `_read_marks`); digits () for a cell where none is made out, None for one
+    with a mark read below `sure`. On kubiesa-train's validation photos the reader reads the
+    digits of 36 of the 36 candidate cells exactly this way, the content model's own candidate
+    outputs 13."""
+    out = []
+    for probabilities in _read_marks(inks, classifier):
+        digits = {int(p[1:].argmax()) + 1 for p in probabilities}
+        least = min((float(p[int(p[1:].argmax()) + 1]) for p in probabilities), default=1.0)
+        out.append(PencilledDigits(None if least < sure else tuple(sorted(digits)), least))
+    return out
