@@ -541,7 +541,14 @@ async function solvePhoto(withEdits) {
     }
     return;
   }
-  const body = await response.json();
+  let body;
+  try {
+    body = await response.json();
+  } catch (error) {
+    // A newer solve or a hint aborted this one while its answer was still arriving.
+    if (error.name === "AbortError") return;
+    throw error;
+  }
   if (sequence !== editor.sequence) return;
   showResult(body, grid === null);
 }
