@@ -560,3 +560,28 @@ def test_a_digit_the_cell_model_is_sure_of_is_never_notes(monkeypatch, sample) -
     assert all(read.grid[cell] == truth.digits[cell] for cell in written)
     monkeypatch.setattr(reader, "OVER_NOTES", 1.01)
     assert all(reader.read_image(sample.photo.image).kinds[cell] == NOTES for cell in sure)
+
+
+def test_a_cell_the_cell_model_is_sure_holds_nothing_is_never_notes(monkeypatch, sample) -> None:
+    """Where the kinds model takes an empty cell (a speck, a rubbed-out ghost, the paper) for
+    pencil notes but the cell-content model is sure it holds nothing (OVER_EMPTY), the cell is
+    empty, with no candidates; trusting the kinds model alone, it would be notes."""
+    from sudoku_lens.read import reader
+    from sudoku_lens.read.kinds import EMPTY, KindClassifier
+
+    empty = [(int(r), int(c)) for r, c in np.argwhere(sample.filled.kinds == EMPTY)]
+    assert len(empty) >= 5
+    predict = KindClassifier.predict
+
+    def notes_there(self, features):
+        kinds = predict(self, features).copy()
+        for r, c in empty:
+            kinds[r, c] = [0.1, 0.0, 0.0, 0.9]
+        return kinds
+
+    monkeypatch.setattr(KindClassifier, "predict", notes_there)
+    read = reader.read_image(sample.photo.image)
+    assert all(read.kinds[cell] == EMPTY and read.grid[cell] == 0 for cell in empty)
+    assert all(read.candidates[r][c] == () for r, c in empty)
+    monkeypatch.setattr(reader, "OVER_EMPTY", 1.01)
+    assert all(reader.read_image(sample.photo.image).kinds[cell] == NOTES for cell in empty)

@@ -251,7 +251,8 @@ surer of both than of the whole: two candidates pencilled one above the other, t
 1 (or a stroke left of a line), which cut in two reads as 1 and 1 or not surely at all. With
 SPECK, candidate cells read exactly by their marks without it / with it: kubiesa-train's
 training photos 320 / 320; generated (seeds 20001-20040, 30001-30040) 198 / 220 of 247 and
-191 / 206 of 246; those read at `pipeline.CANDIDATES_SURE` or more with a digit not pencilled the same."""
+191 / 206 of 246; those read at `pipeline.CANDIDATES_SURE` or more with a digit not pencilled
+the same."""
 
 CUTS = (0.4, 0.5, 0.6)
 """Where a mark is cut (`_cuts`), as shares of its box's height from the top."""

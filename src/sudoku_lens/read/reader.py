@@ -352,6 +352,9 @@ def _read_cells(photo: Photo, location: GridLocation, timings: dict[str, float])
     predicted[contents.written, NOTES] = 0.0
     grid, kinds, kind_probabilities = assign_kinds(predicted, cells.candidates, cells.features)
     keypad, keypad_sureness = keypad_notes(cells, grid, kinds, kind_probabilities)
+    blank = contents.blank & (kinds == NOTES)
+    kinds[blank] = EMPTY
+    kind_probabilities[blank] = np.eye(len(KIND_NAMES), dtype=np.float32)[EMPTY]
     candidates, candidate_sureness = _read_candidates(
         cells, contents.chances, kinds, keypad, keypad_sureness
     )
@@ -436,6 +439,15 @@ validation photos it gives back a pencil 1 the kinds model took for a lone candi
 generated hand-filled photos (`benchmarks/check.py`, seeds 20001-20040) one cell of notes the
 digit and kinds models read as print is over it."""
 
+OVER_EMPTY = 0.9
+"""Least probability of nothing the cell-content model gives a cell read as pencil notes for it
+to be empty instead: a speck, a dash, a shadow's edge or the ghost of a rubbed-out digit, which
+the kinds model, from its hand-measured features, takes for small notes. On kubiesa-train
+(training and validation photos) the 372 candidate cells read as notes are at 0.03 or less, 17
+of the 19 empty cells read as notes at 0.9 or more (the two under it hold a light candidate
+the labels leave out); on generated photos (`benchmarks/candidates.py`, seeds 20001-20040 and
+30001-30040) the 465 notes cells read as notes are at 0.4 or less."""
+
 ENTRY_POSSIBLE = 0.01
 """Least probability of handwriting the kinds model gives a cell (the digit model allowing it)
 for the cell-content model to be shown it, to say how sure it is that an entry is written there
@@ -458,6 +470,9 @@ class CellContents:
     """(9, 9, 9) float32 probability of each digit 1-9 among a cell's candidates."""
     shown: np.ndarray
     """(9, 9) bool: the cells shown to the model (the others read as nothing)."""
+    blank: np.ndarray
+    """(9, 9) bool: cells shown to the model that it is sure hold nothing (OVER_EMPTY), and so
+    are never pencil notes."""
 
 
 def read_cell_contents(cells: CellReading, kind_probabilities: np.ndarray) -> CellContents:
@@ -472,7 +487,8 @@ def read_cell_contents(cells: CellReading, kind_probabilities: np.ndarray) -> Ce
     digit model reads a digit and it is sure of a written digit (OVER_NOTES) is never notes,
     whatever the kinds model thinks: a full-size entry beside old small marks, or a small one on
     its own, is the digit read. It is shown the cells that may be notes and those that may be
-    handwriting (ENTRY_POSSIBLE)."""
+    handwriting (ENTRY_POSSIBLE). A cell it is sure holds nothing (OVER_EMPTY) is never notes.
+    """
     allowed = allowed_kind_probabilities(kind_probabilities, cells.candidates)
     no_digit = np.isin(allowed.argmax(axis=2), (EMPTY, NOTES))
     possible = no_digit | (np.asarray(kind_probabilities)[..., NOTES] >= NOTES_POSSIBLE)
@@ -482,7 +498,8 @@ def read_cell_contents(cells: CellReading, kind_probabilities: np.ndarray) -> Ce
     pencilled = (content.argmax(axis=2) == CANDIDATES) & (no_digit | sure)
     digit_read = np.asarray(cells.candidates).argmax(axis=2) > 0
     written = (content[..., DIGIT] >= OVER_NOTES) & digit_read & ~pencilled
-    return CellContents(pencilled, written, content, chances, shown)
+    blank = shown & (content[..., NOTHING] >= OVER_EMPTY)
+    return CellContents(pencilled, written, content, chances, shown, blank)
 
 
 def _read_candidates(
