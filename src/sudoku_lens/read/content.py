@@ -222,15 +222,9 @@ def mark_masks(ink: np.ndarray) -> list[np.ndarray]:
                 out.append(piece)
     if not out:
         return out
-    heights = [_box(mask)[3] - _box(mask)[1] for mask in out]
+    heights = [cv2.boundingRect(mask.view(np.uint8))[3] for mask in out]
     least = SPECK * max(heights)
     return [mask for mask, height in zip(out, heights, strict=True) if height >= least]
-
-
-def _box(mask: np.ndarray) -> tuple[int, int, int, int]:
-    """x0, y0, x1, y1 (x1 and y1 past the end) of a mask's bounding box."""
-    ys, xs = np.nonzero(mask)
-    return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
 
 
 PENCIL_SURE = 0.5
@@ -278,9 +272,9 @@ def _cuts(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     too small to read left out. Only across: digits pencilled side by side are cut apart by
     `mark_masks` (JOINED), and cut down its length a tall mark makes two strokes the digit
     model reads as digits more often than it finds two digits."""
-    _, top, _, bottom = _box(mask)
+    _, top, _, height = cv2.boundingRect(mask.view(np.uint8))
     pairs = []
-    for at in sorted({top + round(share * (bottom - top)) for share in CUTS}):
+    for at in sorted({top + round(share * height) for share in CUTS}):
         upper, lower = np.zeros_like(mask), np.zeros_like(mask)
         upper[:at], lower[at:] = mask[:at], mask[at:]
         if min(np.count_nonzero(upper), np.count_nonzero(lower)) >= MARKED_PIXELS:
@@ -301,8 +295,8 @@ def _read_marks(inks: Sequence[np.ndarray], classifier: DigitClassifier) -> list
     best = [float(p[1:].max()) for p in whole]
     tries = []
     for index, (_, mask) in enumerate(marks):
-        x0, y0, x1, y1 = _box(mask)
-        if y1 - y0 >= TALL * (x1 - x0):
+        _, _, width, height = cv2.boundingRect(mask.view(np.uint8))
+        if height >= TALL * width:
             tries += [(index, pair) for pair in _cuts(mask)]
     if tries:
         pieces = classifier.predict_prepared(
