@@ -323,7 +323,7 @@ def pencilled_digits(
     outputs 13."""
     out = []
     for probabilities in _read_marks(inks, classifier):
-        digits = {int(p[1:].argmax()) + 1 for p in probabilities}
-        least = min((float(p[int(p[1:].argmax()) + 1]) for p in probabilities), default=1.0)
-        out.append(PencilledDigits(None if least < sure else tuple(sorted(digits)), least))
+        digits = [int(p[1:].argmax()) + 1 for p in probabilities]
+        least = min((float(p[d]) for p, d in zip(probabilities, digits, strict=True)), default=1.0)
+        out.append(PencilledDigits(None if least < sure else tuple(sorted(set(digits))), least))
     return out
