@@ -530,27 +530,34 @@ def test_hints_name_the_candidates_read_too_unsure_to_check(
     assert f"sudoku-lens: candidates read too unsure to check at r{r + 1}c{c + 1}" in err
 
 
+def kinds_model_says(monkeypatch, cells: list[tuple[int, int]], probabilities: list[float]) -> None:
+    """Make the kinds model give `cells` (upright) the kind `probabilities` (empty, printed,
+    handwritten, notes), its own reading elsewhere."""
+    from sudoku_lens.read.kinds import KindClassifier
+
+    predict = KindClassifier.predict
+
+    def said(self, features):
+        kinds = predict(self, features).copy()
+        for r, c in cells:
+            kinds[r, c] = probabilities
+        return kinds
+
+    monkeypatch.setattr(KindClassifier, "predict", said)
+
+
 def test_a_digit_the_cell_model_is_sure_of_is_never_notes(monkeypatch, sample) -> None:
     """Where the kinds model takes a written digit for pencil notes but the cell-content model
     is sure of a digit (OVER_NOTES), the digit read stands; trusting the kinds model alone, the
     cell would be notes."""
     from sudoku_lens.read import reader
-    from sudoku_lens.read.kinds import KindClassifier
 
     truth = sample.filled
     entries = np.argwhere(truth.kinds == HANDWRITTEN)
     plain = reader.read_image(sample.photo.image)
     sure = [(int(r), int(c)) for r, c in entries if plain.kinds[r, c] == HANDWRITTEN]
     assert len(sure) >= 5
-    predict = KindClassifier.predict
-
-    def notes_there(self, features):
-        kinds = predict(self, features).copy()
-        for r, c in sure:
-            kinds[r, c] = [0.0, 0.0, 0.1, 0.9]
-        return kinds
-
-    monkeypatch.setattr(KindClassifier, "predict", notes_there)
+    kinds_model_says(monkeypatch, sure, [0.0, 0.0, 0.1, 0.9])
     _, cells = reader.read_photo_cells(sample.photo.image)
     content, _ = read_contents(cells.found, cells.turns)
     written = [cell for cell in sure if content[cell][DIGIT] >= reader.OVER_NOTES]
@@ -567,19 +574,11 @@ def test_a_cell_the_cell_model_is_sure_holds_nothing_is_never_notes(monkeypatch,
     pencil notes but the cell-content model is sure it holds nothing (OVER_EMPTY), the cell is
     empty, with no candidates; trusting the kinds model alone, it would be notes."""
     from sudoku_lens.read import reader
-    from sudoku_lens.read.kinds import EMPTY, KindClassifier
+    from sudoku_lens.read.kinds import EMPTY
 
     empty = [(int(r), int(c)) for r, c in np.argwhere(sample.filled.kinds == EMPTY)]
     assert len(empty) >= 5
-    predict = KindClassifier.predict
-
-    def notes_there(self, features):
-        kinds = predict(self, features).copy()
-        for r, c in empty:
-            kinds[r, c] = [0.1, 0.0, 0.0, 0.9]
-        return kinds
-
-    monkeypatch.setattr(KindClassifier, "predict", notes_there)
+    kinds_model_says(monkeypatch, empty, [0.1, 0.0, 0.0, 0.9])
     read = reader.read_image(sample.photo.image)
     assert all(read.kinds[cell] == EMPTY and read.grid[cell] == 0 for cell in empty)
     assert all(read.candidates[r][c] == () for r, c in empty)

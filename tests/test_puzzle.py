@@ -227,3 +227,11 @@ def test_parse_puzzles_reads_all_or_names_the_first_bad_line() -> None:
 def test_parse_line_is_the_canonical_text_form() -> None:
     assert parse_line(DOTS) == LINE
     assert parse_line(GRID) == LINE
+
+
+def test_cells_are_named_as_players_name_them() -> None:
+    from sudoku_lens.puzzle.text import cell_name, cell_names
+
+    assert cell_name(0) == "r1c1" and cell_name(80) == "r9c9" and cell_name(12) == "r2c4"
+    assert cell_names([(0, 0), (1, 3), (np.int64(8), np.int64(8))]) == ["r1c1", "r2c4", "r9c9"]
+    assert cell_names([]) == []

@@ -21,6 +21,7 @@ from sudoku_lens.logic.solver import all_steps, next_step
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Step
 from sudoku_lens.logic.units import cell_name
+from sudoku_lens.puzzle.text import cell_names
 from sudoku_lens.read.reader import Reading
 
 if TYPE_CHECKING:
@@ -108,7 +109,7 @@ class PhotoHint:
         checked["wrong_candidates"] = [
             cell.to_json(with_answer=False) for cell in self.wrong_candidates
         ]
-        checked["unsure_candidates"] = [cell_name(r * 9 + c) for r, c in self.unsure_candidates]
+        checked["unsure_candidates"] = cell_names(self.unsure_candidates)
         return checked
 
     def photo_json(self) -> dict[str, list[Any]]:
@@ -116,7 +117,7 @@ class PhotoHint:
         /api/hint` alike: `corrected_cells` (the cells the repair changed, named "r3c4" as
         `solve --json` names them) and `checked_json`'s entries."""
         return {
-            "corrected_cells": [cell_name(int(r) * 9 + int(c)) for r, c in self.corrected_cells],
+            "corrected_cells": cell_names(self.corrected_cells),
             **self.checked_json(),
         }
 

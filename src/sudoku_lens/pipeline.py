@@ -23,7 +23,7 @@ import numpy as np
 
 from sudoku_lens.draw import DEFAULT_DIGIT_HEIGHT, draw_solution
 from sudoku_lens.puzzle import as_grid, grid_json
-from sudoku_lens.puzzle.text import cell_name, find_conflict, format_line
+from sudoku_lens.puzzle.text import cell_name, cell_names, find_conflict, format_line
 from sudoku_lens.read.grid import CELL, CROP, MARGIN, GridSearch
 from sudoku_lens.read.kinds import (
     EMPTY,
@@ -260,13 +260,13 @@ class PhotoSolution:
             "givens": grid_json(self.givens),
             "solution": grid_json(self.solution),
             "status": str(self.status.value),
-            "corrected_cells": [cell_name(int(r) * 9 + int(c)) for r, c in self.corrected_cells],
+            "corrected_cells": cell_names(self.corrected_cells),
             "wrong_entries": [entry.to_json() for entry in self.wrong_entries],
             "unsure_entries": [entry.to_json() for entry in self.unsure_entries],
             "wrong_candidates": [
                 cell.to_json(with_answer=not self.check_only) for cell in self.wrong_candidates
             ],
-            "unsure_candidates": [cell_name(r * 9 + c) for r, c in self.unsure_candidates],
+            "unsure_candidates": cell_names(self.unsure_candidates),
             "corners": corners_json(self.reading.corners),
             "rotation": int(self.reading.rotation),
             "min_confidence": round(float(self.reading.confidence.min()), 4),

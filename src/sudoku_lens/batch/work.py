@@ -24,7 +24,7 @@ from sudoku_lens.batch.records import (
     printable,
 )
 from sudoku_lens.errors import SudokuLensError
-from sudoku_lens.puzzle.text import MAX_LINE_BYTES, cell_name
+from sudoku_lens.puzzle.text import MAX_LINE_BYTES, cell_names
 
 ERROR_SAMPLES = 3
 """Errors of a unit kept for the summary (all of them are in the records)."""
@@ -256,7 +256,7 @@ def _photo_record(unit: PhotoUnit, rated: bool) -> Record:
         wrong_entries=" ".join(entry.name for entry in result.wrong_entries),
         unsure_entries=" ".join(entry.name for entry in result.unsure_entries),
         wrong_candidates=" ".join(checked.name for checked in result.wrong_candidates),
-        unsure_candidates=" ".join(cell_name(r * 9 + c) for r, c in result.unsure_candidates),
+        unsure_candidates=" ".join(cell_names(result.unsure_candidates)),
         rating=rating,
         level=level,
         seconds=round(result.seconds + rating_seconds, 4),

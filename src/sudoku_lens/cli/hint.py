@@ -109,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
         from sudoku_lens.hints import hint_photo
         from sudoku_lens.logic.progress import UnsolvablePuzzleError
         from sudoku_lens.logic.units import cell_name
+        from sudoku_lens.puzzle.text import cell_names
 
         try:
             found = hint_photo(photo, technique=args.technique, every=args.every, name=shown)
@@ -144,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
         for wrong in found.wrong_candidates:
             print(f"sudoku-lens: {wrong.message}", file=sys.stderr)
         if found.unsure_candidates:
-            cells = ", ".join(cell_name(r * 9 + c) for r, c in found.unsure_candidates)
+            cells = ", ".join(cell_names(found.unsure_candidates))
             print(f"sudoku-lens: candidates read too unsure to check at {cells}", file=sys.stderr)
     else:
         from sudoku_lens.hints import find_hints

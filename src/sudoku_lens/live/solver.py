@@ -50,7 +50,7 @@ from sudoku_lens.live.smoothing import CornerFilter
 from sudoku_lens.live.tracking import CornerTracker, quad_area
 from sudoku_lens.pipeline import CheckedCandidates, CheckedEntry, answer_reading
 from sudoku_lens.puzzle import grid_json
-from sudoku_lens.puzzle.text import cell_name
+from sudoku_lens.puzzle.text import cell_names
 from sudoku_lens.read.grid.search import check_searchable
 from sudoku_lens.read.kinds import NOTES
 from sudoku_lens.read.reader import corners_json, read_image
@@ -123,7 +123,7 @@ class LiveResult:
             "wrong_entries": [entry.to_json() for entry in self.wrong_entries],
             "unsure_entries": [entry.to_json() for entry in self.unsure_entries],
             "wrong_candidates": [cell.to_json() for cell in self.wrong_candidates],
-            "unsure_candidates": [cell_name(r * 9 + c) for r, c in self.unsure_candidates],
+            "unsure_candidates": cell_names(self.unsure_candidates),
             "drawn": self.drawn,
             "seconds": round(self.seconds, 4),
         }

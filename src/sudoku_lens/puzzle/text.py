@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import operator
+from collections.abc import Iterable
 from itertools import repeat
 from typing import IO, Any, NamedTuple
 
@@ -36,6 +37,11 @@ _CHUNK_BYTES = 1 << 20
 def cell_name(index: int) -> str:
     """Name cell `index` (0-80, row-major) the way players do: `r3c7`, 1-based."""
     return f"r{index // 9 + 1}c{index % 9 + 1}"
+
+
+def cell_names(cells: Iterable[tuple[int, int]]) -> list[str]:
+    """The names (`cell_name`) of (row, col) cells, 0-based, in their order."""
+    return [cell_name(9 * row + col) for row, col in cells]
 
 
 def parse_line(text: str) -> str:

@@ -55,6 +55,9 @@ from sudoku_lens.read.kinds import (
     read_cells,
 )
 
+SURELY = np.eye(len(KIND_NAMES), dtype=np.float32)
+"""Kind probabilities certain of one kind: row k for kind k (`KIND_NAMES`)."""
+
 
 @dataclass(frozen=True, eq=False)  # its arrays have no single truth value: compared by identity
 class Reading:
@@ -145,7 +148,7 @@ class Reading:
         `kind_probabilities` puts all of each cell's weight on its kind. For kinds known from
         elsewhere (a person's corrections, a generator's truth)."""
         kinds = np.asarray(kinds, np.uint8).reshape(9, 9)
-        certain = np.eye(len(KIND_NAMES), dtype=np.float32)[kinds]
+        certain = SURELY[kinds]
         return replace(self, kinds=kinds.copy(), kind_probabilities=certain)
 
     def to_json(self) -> dict[str, Any]:
@@ -348,13 +351,13 @@ def _read_cells(photo: Photo, location: GridLocation, timings: dict[str, float])
     start = time.perf_counter()
     predicted = KindClassifier.default().predict(cells.features)
     contents = read_cell_contents(cells, predicted)
-    predicted[contents.pencilled] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
+    predicted[contents.pencilled] = SURELY[NOTES]
     predicted[contents.written, NOTES] = 0.0
     grid, kinds, kind_probabilities = assign_kinds(predicted, cells.candidates, cells.features)
     keypad, keypad_sureness = keypad_notes(cells, grid, kinds, kind_probabilities)
     blank = contents.blank & (kinds == NOTES)
     kinds[blank] = EMPTY
-    kind_probabilities[blank] = np.eye(len(KIND_NAMES), dtype=np.float32)[EMPTY]
+    kind_probabilities[blank] = SURELY[EMPTY]
     candidates, candidate_sureness = _read_candidates(
         cells, contents.chances, kinds, keypad, keypad_sureness
     )
@@ -405,7 +408,7 @@ def keypad_notes(
         r, c = upright[cell]
         if maybe_notes[r, c] and len(read.digits) >= KEYPAD_MARKS:
             grid[r, c], kinds[r, c] = 0, NOTES
-            kind_probabilities[r, c] = np.eye(len(KIND_NAMES), dtype=np.float32)[NOTES]
+            kind_probabilities[r, c] = SURELY[NOTES]
         if read.whole:
             found[r, c], sureness[r, c] = read.digits, read.sureness
     candidates = tuple(
