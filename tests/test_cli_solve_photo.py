@@ -423,3 +423,47 @@ def test_a_grid_found_that_is_one_box_of_the_photos_grid_is_blamed_before_the_di
     assert whole.endswith(
         "several solutions: a digit may be misread; check the grid read against the photo"
     )
+
+
+def test_givens_without_a_solution_beside_another_grid_as_large_blame_the_grid_found(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two puzzles of one size side by side on a page, both read without a solution: the
+    message says the grid found may be the wrong one and on which side the other lies; a grid
+    of a third the area beside it is no such doubt (a photo frames its puzzle)."""
+    from sudoku_lens.cli import main
+    from sudoku_lens.read.reader import read_image
+
+    line = "012340000500000000600000000700000000800000000900000000000000000000000000000000000"
+    unsolvable = grid_from_line(line)
+    rng = np.random.default_rng(3)
+    left, right = render_grid(unsolvable, rng), render_grid(np.roll(unsolvable, 3, axis=1), rng)
+    gap = np.full((left.shape[0], 60, 3), 245, np.uint8)
+
+    def page_of(*parts: np.ndarray) -> Path:
+        page = cv2.copyMakeBorder(
+            np.hstack(parts), 80, 80, 80, 80, cv2.BORDER_CONSTANT, value=(245,) * 3
+        )
+        cv2.imwrite(str(tmp_path / "page.png"), page)
+        return tmp_path / "page.png"
+
+    photo = page_of(left, gap, right)
+    image = cv2.imread(str(photo))
+    found_right = read_image(image).corners[:, 0].mean() > image.shape[1] / 2
+    assert main(["solve", str(photo), "-o", str(tmp_path / "out.png")]) == 1
+    assert capsys.readouterr().err == (
+        f"sudoku-lens: the puzzle read from {photo} has no solution: the grid found may be the "
+        f"wrong one (another grid lies to its {'left' if found_right else 'right'}); crop the "
+        "photo to the puzzle, or check the grid read against the photo (--debug DIR shows each "
+        "reading stage)\n"
+    )
+
+    small = cv2.resize(right, None, fx=0.55, fy=0.55, interpolation=cv2.INTER_AREA)
+    small = cv2.copyMakeBorder(
+        small, 0, left.shape[0] - small.shape[0], 0, 0, cv2.BORDER_CONSTANT, value=(245,) * 3
+    )
+    assert main(["solve", str(page_of(left, gap, small)), "-o", str(tmp_path / "out.png")]) == 1
+    assert capsys.readouterr().err.endswith(
+        "no solution: a digit may be misread; check the grid read against the photo (--debug DIR "
+        "shows each reading stage)\n"
+    )

@@ -511,11 +511,12 @@ def unsolved_message(
     """One line saying that the puzzle `grid` read from `photo` (its name, or "the photo") has
     no single answer (`status`), and what is more likely wrong: the grid found, when it may be
     only part of the puzzle (`read.grid.doubt.part_of_puzzle`: small in the photo, or lines
-    running on past its sides), or else a misread digit. `reading` is None when the grid was
+    running on past its sides) or the wrong grid (`read.grid.doubt.other_grids`: another grid
+    as large beside it), or else a misread digit. `reading` is None when the grid was
     given by the person rather than read: then the digits are to be corrected. `pointer`, when
     given, is added in brackets (where to see each reading stage). `solve` and `hint` say the
     same failure of a photo with this line."""
-    from sudoku_lens.read.grid.doubt import part_of_puzzle
+    from sudoku_lens.read.grid.doubt import other_grids, part_of_puzzle
 
     if status is Status.SEVERAL:
         verdict = "several solutions"
@@ -533,8 +534,15 @@ def unsolved_message(
         said = f"the puzzle read from {photo} has {verdict}"
     corners = reading.location.corners if reading.location is not None else reading.corners
     reasons = part_of_puzzle(reading.image, corners)
+    others = [] if reasons else other_grids(reading.image, corners)
     if reasons:
         said += f": the grid found may be only part of the puzzle ({', '.join(reasons)})"
+    elif others:
+        where = " and ".join(others)
+        said += (
+            f": the grid found may be the wrong one (another grid lies {where}); "
+            "crop the photo to the puzzle, or check the grid read against the photo"
+        )
     else:
         said += ": a digit may be misread; check the grid read against the photo"
     return f"{said} ({pointer})" if pointer else said
