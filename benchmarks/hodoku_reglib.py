@@ -32,7 +32,7 @@ from itertools import islice
 from pathlib import Path
 
 from sudoku_lens.logic import CandidateGrid, all_steps
-from sudoku_lens.logic.units import cell_name
+from sudoku_lens.puzzle.text import cell_name
 from sudoku_lens.solve import Status, solve_line
 
 CODES = {

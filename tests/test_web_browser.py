@@ -679,7 +679,7 @@ def test_a_hint_continues_from_the_entries_as_edited_in_the_grid(page, tmp_path,
     and a wrong one is sent but left out by the server."""
 
     from conftest import truth_reading
-    from sudoku_lens.logic.units import cell_name
+    from sudoku_lens.puzzle.text import cell_name
     from sudoku_lens.synth.handwriting import synth_filled_photo
 
     sample = synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)
@@ -739,8 +739,8 @@ def test_after_a_hint_the_entry_marks_follow_the_hint_answer(page, tmp_path, mon
     import dataclasses
 
     from conftest import truth_reading
-    from sudoku_lens.logic.units import cell_name
     from sudoku_lens.pipeline import RIGHT_FROM, UNSURE_BELOW
+    from sudoku_lens.puzzle.text import cell_name
     from sudoku_lens.synth.handwriting import synth_filled_photo
 
     sample = synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)

@@ -110,7 +110,7 @@ def test_a_photo_hint_continues_from_the_entries_sent_not_those_read(
 ) -> None:
     """`entries` replace the entries read: a cleared entry is no fact any more, a corrected or
     added right one is, and a wrong one sent is reported and left out."""
-    from sudoku_lens.logic.units import cell_name
+    from sudoku_lens.puzzle.text import cell_name
     from sudoku_lens.read import reader
 
     sample, reading = filled
@@ -177,7 +177,7 @@ def test_entries_sent_as_read_keep_their_uncertainty(client, filled, monkeypatch
     """An entry sent back as it was read stays unsure, in a solve and in a hint (which names
     it in `unsure_entries`); one the person typed differently is taken as certain."""
     from sudoku_lens import pipeline
-    from sudoku_lens.logic.units import cell_name
+    from sudoku_lens.puzzle.text import cell_name
     from sudoku_lens.read import reader
 
     sample, reading = filled
@@ -220,7 +220,7 @@ def test_the_documented_loop_of_hints_keeps_naming_the_wrong_entries(
     wrong (and unsure) entries, and the hints go on from the last one."""
     import httpx
 
-    from sudoku_lens.logic.units import cell_name
+    from sudoku_lens.puzzle.text import cell_name
     from sudoku_lens.read import reader
 
     sample, reading = filled

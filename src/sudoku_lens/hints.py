@@ -20,8 +20,7 @@ from sudoku_lens.logic.progress import checked_solution, with_eliminations
 from sudoku_lens.logic.solver import all_steps, next_step
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Step
-from sudoku_lens.logic.units import cell_name
-from sudoku_lens.puzzle.text import cell_names
+from sudoku_lens.puzzle.text import cell_name, cell_names
 from sudoku_lens.read.reader import Reading
 
 if TYPE_CHECKING:

@@ -108,8 +108,7 @@ def run(args: argparse.Namespace) -> int:
     if photo is not None:
         from sudoku_lens.hints import hint_photo
         from sudoku_lens.logic.progress import UnsolvablePuzzleError
-        from sudoku_lens.logic.units import cell_name
-        from sudoku_lens.puzzle.text import cell_names
+        from sudoku_lens.puzzle.text import cell_name, cell_names
 
         try:
             found = hint_photo(photo, technique=args.technique, every=args.every, name=shown)
@@ -180,7 +179,7 @@ def _write(
     """Write the picture with the first step's sentence (or why there is none) under it,
     naming the entries ringed in it, so that the picture says everything on its own."""
     from sudoku_lens.draw.hint import add_caption
-    from sudoku_lens.logic.units import cell_name
+    from sudoku_lens.puzzle.text import cell_name
     from sudoku_lens.read.image_io import write_image
 
     if steps:

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from sudoku_lens.errors import PuzzleFormatError, SudokuLensError
 from sudoku_lens.logic.state import CandidateGrid
-from sudoku_lens.logic.units import cell_name
+from sudoku_lens.puzzle.text import cell_name
 
 _ELIMINATION = re.compile(r"^\s*r([1-9])c([1-9])\s*<>\s*([1-9])\s*$")
 

@@ -11,8 +11,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from sudoku_lens.errors import PuzzleFormatError
-from sudoku_lens.logic.units import ALL_DIGITS, BIT_COUNT, PEERS, UNIT_SETS, cell_name
-from sudoku_lens.puzzle.text import find_conflict, format_line
+from sudoku_lens.logic.units import ALL_DIGITS, BIT_COUNT, PEERS, UNIT_SETS
+from sudoku_lens.puzzle.text import cell_name, find_conflict, format_line
 
 if TYPE_CHECKING:
     from sudoku_lens.logic.step import Step

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sudoku_lens.logic.units import cell_name, unit_name
+from sudoku_lens.logic.units import unit_name
+from sudoku_lens.puzzle.text import cell_name
 
 Candidate = tuple[int, int]
 """A (cell, digit) pair: cell 0-80, digit 1-9."""

@@ -75,11 +75,6 @@ BIT_COUNT: tuple[int, ...] = tuple(bin(mask).count("1") for mask in range(512))
 """Number of candidates in each 9-bit mask (faster than int.bit_count in tight loops)."""
 
 
-def cell_name(cell: int) -> str:
-    """The community's name of a cell: r1c1 (top left) to r9c9."""
-    return f"r{ROW[cell] + 1}c{COL[cell] + 1}"
-
-
 def unit_name(unit: int) -> str:
     """A unit's name in words: "row 4", "column 7", "box 5"."""
     kind = ("row", "column", "box")[unit // 9]

@@ -13,11 +13,11 @@ from sudoku_lens.logic.units import (
     COL,
     ROW,
     UNIT_SETS,
-    cell_name,
     cells_of,
     digits_of,
     unit_name,
 )
+from sudoku_lens.puzzle.text import cell_name
 
 T = TypeVar("T")
 

@@ -49,7 +49,8 @@ from sudoku_lens.logic.patterns._common import (
 from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Candidate, Link, Step
-from sudoku_lens.logic.units import BIT_COUNT, PEER_SETS, UNIT_SETS, cell_name
+from sudoku_lens.logic.units import BIT_COUNT, PEER_SETS, UNIT_SETS
+from sudoku_lens.puzzle.text import cell_name
 
 if TYPE_CHECKING:  # the ALS module imports this one
     from sudoku_lens.logic.patterns.als import Als

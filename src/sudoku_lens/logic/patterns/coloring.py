@@ -26,7 +26,8 @@ from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.patterns.chains import length_bonus
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Link, Step, a_digit
-from sudoku_lens.logic.units import PEER_SETS, UNIT_SETS, cell_name, cells_of
+from sudoku_lens.logic.units import PEER_SETS, UNIT_SETS, cells_of
+from sudoku_lens.puzzle.text import cell_name
 
 BASE = 6.5
 

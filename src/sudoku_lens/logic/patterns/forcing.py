@@ -24,7 +24,8 @@ from sudoku_lens.logic.patterns._kept import kept, state_key
 from sudoku_lens.logic.patterns.chains import length_bonus
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Candidate, Link, Step, a_digit
-from sudoku_lens.logic.units import PEER_SETS, UNIT_SETS, cell_name, common_units, unit_name
+from sudoku_lens.logic.units import PEER_SETS, UNIT_SETS, common_units, unit_name
+from sudoku_lens.puzzle.text import cell_name
 
 DIGITS_OF: tuple[tuple[int, ...], ...] = tuple(
     tuple(d + 1 for d in range(9) if mask >> d & 1) for mask in range(512)

@@ -24,10 +24,10 @@ from sudoku_lens.logic.patterns._common import (
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Link, Step
 from sudoku_lens.logic.units import (
-    cell_name,
     cells_of,
     unit_name,
 )
+from sudoku_lens.puzzle.text import cell_name
 
 _CHAIN_RATING = chain_rating(6.5, 4)
 _EMPTY_RECTANGLE_RATING = chain_rating(6.5, 5)

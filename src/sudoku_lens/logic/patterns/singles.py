@@ -9,7 +9,8 @@ from sudoku_lens.logic.catalog import Technique
 from sudoku_lens.logic.patterns._common import digits_text
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Step, a_digit
-from sudoku_lens.logic.units import ALL_DIGITS, PEERS, cell_name, unit_name
+from sudoku_lens.logic.units import ALL_DIGITS, PEERS, unit_name
+from sudoku_lens.puzzle.text import cell_name
 
 
 def full_house(grid: CandidateGrid) -> Iterator[Step]:

@@ -43,10 +43,10 @@ from sudoku_lens.logic.units import (
     PEER_SETS,
     UNIT_SETS,
     UNITS,
-    cell_name,
     cells_of,
     unit_name,
 )
+from sudoku_lens.puzzle.text import cell_name
 
 RECTANGLES: tuple[tuple[int, int, int, int], ...] = tuple(
     (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2)

@@ -17,7 +17,8 @@ from sudoku_lens.logic.patterns._common import (
 from sudoku_lens.logic.patterns.single_digit import strong_links
 from sudoku_lens.logic.state import CandidateGrid
 from sudoku_lens.logic.step import Link, Step
-from sudoku_lens.logic.units import BIT_COUNT, PEER_SETS, cell_name, cells_of, unit_name
+from sudoku_lens.logic.units import BIT_COUNT, PEER_SETS, cells_of, unit_name
+from sudoku_lens.puzzle.text import cell_name
 
 _W_WING_RATING = chain_rating(7.0, 6)
 """A W-Wing is an alternating chain through two bivalue cells and a strong link: Sudoku
