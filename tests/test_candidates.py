@@ -584,3 +584,39 @@ def test_a_cell_the_cell_model_is_sure_holds_nothing_is_never_notes(monkeypatch,
     assert all(read.candidates[r][c] == () for r, c in empty)
     monkeypatch.setattr(reader, "OVER_EMPTY", 1.01)
     assert all(reader.read_image(sample.photo.image).kinds[cell] == NOTES for cell in empty)
+
+
+def test_an_entry_the_cell_model_saw_and_is_all_but_certain_is_nothing_is_empty(
+    monkeypatch, sample
+) -> None:
+    """Handwritten entries whose marks the cell-content model saw and is all but certain are
+    nothing (GHOST: the ghost of a rubbed-out digit the digit model still reads) are empty; an
+    entry it was not shown a mark of (a coloured pen the grey cells hardly show) stays the digit
+    read, whatever its default of nothing says, as do the entries without the rule."""
+    from sudoku_lens.read import reader
+    from sudoku_lens.read.content import NOTHING
+    from sudoku_lens.read.kinds import EMPTY
+
+    entries = sample.filled.kinds == HANDWRITTEN
+    assert entries.sum() >= 5
+    read_contents = reader.read_contents
+
+    def nothing_in_entries(*args, **kwargs):
+        content, chances = read_contents(*args, **kwargs)
+        content[entries] = 0.0
+        content[entries, NOTHING] = 0.999
+        return content, chances
+
+    monkeypatch.setattr(reader, "read_contents", nothing_in_entries)
+    read = reader.read_image(sample.photo.image)
+    assert (read.kinds[entries] == EMPTY).all() and (read.grid[entries] == 0).all()
+    assert (read.kinds[~entries] == reader.read_image(sample.photo.image).kinds[~entries]).all()
+    for unseen_or_without_rule in ("is_marked", "GHOST"):
+        with monkeypatch.context() as patched:
+            if unseen_or_without_rule == "is_marked":
+                patched.setattr(reader, "is_marked", lambda ink: False)
+            else:
+                patched.setattr(reader, "GHOST", 1.01)
+            kept = reader.read_image(sample.photo.image)
+        assert (kept.kinds[entries] == HANDWRITTEN).all()
+        assert (kept.grid[entries] == sample.filled.digits[entries]).all()

@@ -26,6 +26,7 @@ from sudoku_lens.read.content import (
     NOTHING,
     candidate_digits,
     ink_level,
+    is_marked,
     pencilled_digits,
     read_contents,
     upright_inks,
@@ -355,7 +356,8 @@ def _read_cells(photo: Photo, location: GridLocation, timings: dict[str, float])
     predicted[contents.written, NOTES] = 0.0
     grid, kinds, kind_probabilities = assign_kinds(predicted, cells.candidates, cells.features)
     keypad, keypad_sureness = keypad_notes(cells, grid, kinds, kind_probabilities)
-    blank = contents.blank & (kinds == NOTES)
+    blank = (contents.blank & (kinds == NOTES)) | (contents.ghost & (kinds == HANDWRITTEN))
+    grid[blank] = 0
     kinds[blank] = EMPTY
     kind_probabilities[blank] = SURELY[EMPTY]
     candidates, candidate_sureness = _read_candidates(
@@ -451,6 +453,14 @@ of the 19 empty cells read as notes at 0.9 or more (the two under it hold a ligh
 the labels leave out); on generated photos (`benchmarks/candidates.py`, seeds 20001-20040 and
 30001-30040) the 465 notes cells read as notes are at 0.4 or less."""
 
+GHOST = 0.995
+"""Least probability of nothing the cell-content model gives a cell read as a handwritten entry,
+and whose mark it saw (`content.is_marked`), for it to be the ghost of a rubbed-out entry, and
+so empty. Of the 8,808 real entries of kubiesa-train and wicht-v2-train's mixed/ photos that it
+saw, none is at 0.99 or more (the surest, 0.984); of the 13 empty cells of kubiesa-train read
+as an entry, 5 are at 0.995 or more. Entries of a coloured pen the grey cells hardly show (red
+on five of the mixed/ photos) are not seen by it at all, and stay the digit read."""
+
 ENTRY_POSSIBLE = 0.01
 """Least probability of handwriting the kinds model gives a cell (the digit model allowing it)
 for the cell-content model to be shown it, to say how sure it is that an entry is written there
@@ -476,6 +486,9 @@ class CellContents:
     blank: np.ndarray
     """(9, 9) bool: cells shown to the model that it is sure hold nothing (OVER_EMPTY), and so
     are never pencil notes."""
+    ghost: np.ndarray
+    """(9, 9) bool: cells whose mark the model saw and is all but certain is nothing (GHOST):
+    the ghost of a rubbed-out digit, and so never an entry."""
 
 
 def read_cell_contents(cells: CellReading, kind_probabilities: np.ndarray) -> CellContents:
@@ -490,7 +503,8 @@ def read_cell_contents(cells: CellReading, kind_probabilities: np.ndarray) -> Ce
     digit model reads a digit and it is sure of a written digit (OVER_NOTES) is never notes,
     whatever the kinds model thinks: a full-size entry beside old small marks, or a small one on
     its own, is the digit read. It is shown the cells that may be notes and those that may be
-    handwriting (ENTRY_POSSIBLE). A cell it is sure holds nothing (OVER_EMPTY) is never notes.
+    handwriting (ENTRY_POSSIBLE). A cell it is sure holds nothing (OVER_EMPTY) is never notes,
+    and one whose mark it saw and is all but certain is nothing (GHOST) never an entry.
     """
     allowed = allowed_kind_probabilities(kind_probabilities, cells.candidates)
     no_digit = np.isin(allowed.argmax(axis=2), (EMPTY, NOTES))
@@ -502,7 +516,9 @@ def read_cell_contents(cells: CellReading, kind_probabilities: np.ndarray) -> Ce
     digit_read = np.asarray(cells.candidates).argmax(axis=2) > 0
     written = (content[..., DIGIT] >= OVER_NOTES) & digit_read & ~pencilled
     blank = shown & (content[..., NOTHING] >= OVER_EMPTY)
-    return CellContents(pencilled, written, content, chances, shown, blank)
+    seen = np.array([is_marked(ink) for ink in upright_inks(cells.found, cells.turns)])
+    ghost = shown & seen.reshape(9, 9) & (content[..., NOTHING] >= GHOST)
+    return CellContents(pencilled, written, content, chances, shown, blank, ghost)
 
 
 def _read_candidates(
