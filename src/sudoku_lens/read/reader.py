@@ -458,8 +458,8 @@ GHOST = 0.995
 and whose mark it saw (`content.is_marked`), for it to be the ghost of a rubbed-out entry, and
 so empty. Of the 8,808 real entries of kubiesa-train and wicht-v2-train's mixed/ photos that it
 saw, none is at 0.99 or more (the surest, 0.984); of the 13 empty cells of kubiesa-train read
-as an entry, 5 are at 0.995 or more. Entries of a coloured pen the grey cells hardly show (red
-on five of the mixed/ photos) are not seen by it at all, and stay the digit read."""
+as an entry, 5 are at 0.995 or more. Entries of a coloured pen the grey cells hardly show (five
+red ones on three of the mixed/ photos) are not seen by it at all, and stay the digit read."""
 
 ENTRY_POSSIBLE = 0.01
 """Least probability of handwriting the kinds model gives a cell (the digit model allowing it)
