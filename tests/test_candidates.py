@@ -586,13 +586,14 @@ def test_a_cell_the_cell_model_is_sure_holds_nothing_is_never_notes(monkeypatch,
     assert all(reader.read_image(sample.photo.image).kinds[cell] == NOTES for cell in empty)
 
 
-def test_an_entry_the_cell_model_saw_and_is_all_but_certain_is_nothing_is_empty(
+def test_a_faint_entry_the_cell_model_saw_and_is_all_but_certain_is_nothing_is_empty(
     monkeypatch, sample
 ) -> None:
-    """Handwritten entries whose marks the cell-content model saw and is all but certain are
-    nothing (GHOST: the ghost of a rubbed-out digit the digit model still reads) are empty; an
-    entry it was not shown a mark of (a coloured pen the grey cells hardly show) stays the digit
-    read, whatever its default of nothing says, as do the entries without the rule."""
+    """Handwritten entries whose marks are faint (GHOST_FAINT) and which the cell-content model
+    saw and is all but certain are nothing (GHOST: the ghost of a rubbed-out digit that the
+    digit model still reads) are empty. Each condition alone leaves the digit read: the
+    sample's dark pen entries, an entry the model was not shown a mark of (a coloured pen the
+    grey cells hardly show), whatever its default of nothing says, and the rule set off."""
     from sudoku_lens.read import reader
     from sudoku_lens.read.content import NOTHING
     from sudoku_lens.read.kinds import EMPTY
@@ -608,15 +609,19 @@ def test_an_entry_the_cell_model_saw_and_is_all_but_certain_is_nothing_is_empty(
         return content, chances
 
     monkeypatch.setattr(reader, "read_contents", nothing_in_entries)
-    read = reader.read_image(sample.photo.image)
-    assert (read.kinds[entries] == EMPTY).all() and (read.grid[entries] == 0).all()
-    assert (read.kinds[~entries] == reader.read_image(sample.photo.image).kinds[~entries]).all()
-    for unseen_or_without_rule in ("is_marked", "GHOST"):
+    others = reader.read_image(sample.photo.image).kinds[~entries]
+    for left_out in ("nothing", "is_marked", "GHOST"):
         with monkeypatch.context() as patched:
-            if unseen_or_without_rule == "is_marked":
+            if left_out != "nothing":
+                patched.setattr(reader, "GHOST_FAINT", 10.0)
+            if left_out == "is_marked":
                 patched.setattr(reader, "is_marked", lambda ink: False)
-            else:
+            if left_out == "GHOST":
                 patched.setattr(reader, "GHOST", 1.01)
             kept = reader.read_image(sample.photo.image)
         assert (kept.kinds[entries] == HANDWRITTEN).all()
         assert (kept.grid[entries] == sample.filled.digits[entries]).all()
+    monkeypatch.setattr(reader, "GHOST_FAINT", 10.0)  # every mark as faint as a ghost
+    read = reader.read_image(sample.photo.image)
+    assert (read.kinds[entries] == EMPTY).all() and (read.grid[entries] == 0).all()
+    assert (read.kinds[~entries] == others).all()

@@ -455,11 +455,20 @@ the labels leave out); on generated photos (`benchmarks/candidates.py`, seeds 20
 
 GHOST = 0.995
 """Least probability of nothing the cell-content model gives a cell read as a handwritten entry,
-and whose mark it saw (`content.is_marked`), for it to be the ghost of a rubbed-out entry, and
-so empty. Of the 8,808 real entries of kubiesa-train and wicht-v2-train's mixed/ photos that it
-saw, none is at 0.99 or more (the surest, 0.984); of the 13 empty cells of kubiesa-train read
-as an entry, 5 are at 0.995 or more. Entries of a coloured pen the grey cells hardly show (five
-red ones on three of the mixed/ photos) are not seen by it at all, and stay the digit read."""
+whose mark it saw (`content.is_marked`) and which is faint (GHOST_FAINT), for it to be the
+ghost of a rubbed-out entry, and so empty. Of the 8,808 real entries of kubiesa-train and
+wicht-v2-train's mixed/ photos that it saw, none is at 0.99 or more (the surest, 0.984); of the
+13 empty cells of kubiesa-train read as an entry, 5 are at 0.995 or more. Entries of a coloured
+pen the grey cells hardly show (five red ones on three of the mixed/ photos) are not seen by it
+at all, and stay the digit read."""
+
+GHOST_FAINT = 0.15
+"""Largest stroke darkness of a ghost's mark, as a share of the grid's (`content.ink_level`):
+a rubbed-out digit is faint. The model is also all but certain that some small entries written
+against the cell's line hold nothing: on generated photos (`benchmarks/handwriting.py --style
+cramped`, seeds 10001-10040) 17 entries at 0.995 or more, 16 of them at 0.15 to 0.58 of the
+grid's darkness (the 17th, at 0.147, misread anyway); the 5 ghosts of kubiesa-train are at 0.07
+to 0.14."""
 
 ENTRY_POSSIBLE = 0.01
 """Least probability of handwriting the kinds model gives a cell (the digit model allowing it)
@@ -487,8 +496,8 @@ class CellContents:
     """(9, 9) bool: cells shown to the model that it is sure hold nothing (OVER_EMPTY), and so
     are never pencil notes."""
     ghost: np.ndarray
-    """(9, 9) bool: cells whose mark the model saw and is all but certain is nothing (GHOST):
-    the ghost of a rubbed-out digit, and so never an entry."""
+    """(9, 9) bool: cells whose faint mark the model saw and is all but certain is nothing
+    (GHOST, GHOST_FAINT): the ghost of a rubbed-out digit, and so never an entry."""
 
 
 def read_cell_contents(cells: CellReading, kind_probabilities: np.ndarray) -> CellContents:
@@ -504,7 +513,7 @@ def read_cell_contents(cells: CellReading, kind_probabilities: np.ndarray) -> Ce
     whatever the kinds model thinks: a full-size entry beside old small marks, or a small one on
     its own, is the digit read. It is shown the cells that may be notes and those that may be
     handwriting (ENTRY_POSSIBLE). A cell it is sure holds nothing (OVER_EMPTY) is never notes,
-    and one whose mark it saw and is all but certain is nothing (GHOST) never an entry.
+    and one whose faint mark it saw and is all but certain is nothing (GHOST) never an entry.
     """
     allowed = allowed_kind_probabilities(kind_probabilities, cells.candidates)
     no_digit = np.isin(allowed.argmax(axis=2), (EMPTY, NOTES))
@@ -517,7 +526,10 @@ def read_cell_contents(cells: CellReading, kind_probabilities: np.ndarray) -> Ce
     written = (content[..., DIGIT] >= OVER_NOTES) & digit_read & ~pencilled
     blank = shown & (content[..., NOTHING] >= OVER_EMPTY)
     seen = np.array([is_marked(ink) for ink in upright_inks(cells.found, cells.turns)])
-    ghost = shown & seen.reshape(9, 9) & (content[..., NOTHING] >= GHOST)
+    laid = rotate_grid(np.arange(81).reshape(9, 9), cells.turns).ravel()
+    darkness = np.array([cells.found[int(i)].level for i in laid]).reshape(9, 9)
+    faint = darkness <= GHOST_FAINT * ink_level(cells.found)
+    ghost = shown & seen.reshape(9, 9) & faint & (content[..., NOTHING] >= GHOST)
     return CellContents(pencilled, written, content, chances, shown, blank, ghost)
 
 
