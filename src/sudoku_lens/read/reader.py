@@ -356,10 +356,10 @@ def _read_cells(photo: Photo, location: GridLocation, timings: dict[str, float])
     predicted[contents.written, NOTES] = 0.0
     grid, kinds, kind_probabilities = assign_kinds(predicted, cells.candidates, cells.features)
     keypad, keypad_sureness = keypad_notes(cells, grid, kinds, kind_probabilities)
-    blank = (contents.blank & (kinds == NOTES)) | (contents.ghost & (kinds == HANDWRITTEN))
-    grid[blank] = 0
-    kinds[blank] = EMPTY
-    kind_probabilities[blank] = SURELY[EMPTY]
+    emptied = (contents.blank & (kinds == NOTES)) | (contents.ghost & (kinds == HANDWRITTEN))
+    grid[emptied] = 0
+    kinds[emptied] = EMPTY
+    kind_probabilities[emptied] = SURELY[EMPTY]
     candidates, candidate_sureness = _read_candidates(
         cells, contents.chances, kinds, keypad, keypad_sureness
     )
@@ -526,8 +526,7 @@ def read_cell_contents(cells: CellReading, kind_probabilities: np.ndarray) -> Ce
     written = (content[..., DIGIT] >= OVER_NOTES) & digit_read & ~pencilled
     blank = shown & (content[..., NOTHING] >= OVER_EMPTY)
     seen = np.array([is_marked(ink) for ink in upright_inks(cells.found, cells.turns)])
-    laid = rotate_grid(np.arange(81).reshape(9, 9), cells.turns).ravel()
-    darkness = np.array([cells.found[int(i)].level for i in laid]).reshape(9, 9)
+    darkness = rotate_grid(np.array([f.level for f in cells.found]).reshape(9, 9), cells.turns)
     faint = darkness <= GHOST_FAINT * ink_level(cells.found)
     ghost = shown & seen.reshape(9, 9) & faint & (content[..., NOTHING] >= GHOST)
     return CellContents(pencilled, written, content, chances, shown, blank, ghost)

@@ -78,7 +78,7 @@ def other_grids(image: np.ndarray, corners: np.ndarray) -> list[str]:
     for candidate in trace.candidates:
         if not candidate.passed:
             continue
-        quad = ((candidate.quad + 0.5) / trace.scale - 0.5).astype(np.float32)
+        quad = (candidate.quad / trace.scale).astype(np.float32)
         area = cv2.contourArea(quad)
         if area < OTHER_GRID * found_area:
             continue
