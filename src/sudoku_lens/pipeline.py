@@ -152,9 +152,10 @@ ENTRY_SURE = 0.1
 """Least `Reading.entry_sureness` (the cell-content model's probability that the cell holds a
 written digit at all) for an entry read there to be called wrong; under it the entry is unsure.
 A person rubs a wrong entry out and the ghost left, which the digit model may still read as a
-digit, is no entry: of the 9 empty cells of kubiesa-train (train and validation photos) read
-as an entry, 7 are under 0.1; of the 8,762 entries of kubiesa-train and wicht-v2-train's
-hand-filled photos read as entries, 6 are, all read as their right digit (so not flagged)."""
+digit, is no entry: of the 4 empty cells of kubiesa-train (train and validation photos) still
+read as an entry once the ghosts are emptied (`reader.GHOST`), 2 are under 0.1; of the 8,813
+entries of kubiesa-train and wicht-v2-train's hand-filled photos read as entries, 5 are, all
+read as their right digit (so not flagged)."""
 
 
 CHECKED_CANDIDATES = 2

@@ -423,42 +423,43 @@ def keypad_notes(
 
 OVER_DIGIT = 0.9
 """Least probability of candidates the cell-content model gives a cell the digit and kinds
-models read as a digit for it to be pencil notes instead. Set on training photos: of the 291
+models read as a digit for it to be pencil notes instead. Set on training photos: the 300
 candidate cells of kubiesa-train's training split that the digit and kinds models take for a
-digit, 285 are at 0.9 or more, and none of the 10,440 digits of wicht-v2-train's mixed/ training
-photos is (16 at 0.5). On 40 generated hand-filled photos not trained on (seeds 600000 up), 4 of
-1,189 pen entries are at 0.9 or more, 1 at 0.98; 0.98 would keep 269 of the 291 candidates."""
+digit are all at 0.9 or more, and 4 of the 10,449 digits of wicht-v2-train's mixed/ training
+photos are (10 at 0.5). On 40 generated hand-filled photos not trained on (seeds 600000 up), 4
+of 1,218 pen entries are at 0.9 or more, 1 at 0.98; 0.98 would keep 298 of the 300 candidates."""
 
 NOTES_POSSIBLE = 1e-6
 """Least probability of pencil notes the kinds model gives a cell read as a digit for the
 cell-content model to make it notes (OVER_DIGIT): two models that see a cell differently must
-both allow notes. All 285 kubiesa training candidate cells over OVER_DIGIT are at 1e-6 or more;
-pen entries the kinds model is sure of (0 to 1e-6) are left entries."""
+both allow notes. All 300 kubiesa training candidate cells over OVER_DIGIT are at 1e-6 or more
+(the least at 1.3e-5); pen entries the kinds model is sure of (0 to 1e-6) are left entries."""
 
 
 OVER_NOTES = 0.9
 """Least probability of a written digit the cell-content model gives a cell the digit model
-reads a digit in for it never to be pencil notes, whatever the kinds model says. The 376
-candidate cells of kubiesa-train (training and validation photos) are at 0.25 or less; on its
-validation photos it gives back a pencil 1 the kinds model took for a lone candidate. On 40
-generated hand-filled photos (`benchmarks/check.py`, seeds 20001-20040) one cell of notes the
-digit and kinds models read as print is over it."""
+reads a digit in for it never to be pencil notes, whatever the kinds model says: a pencil 1
+the kinds model takes for a lone candidate is the entry. The 376 candidate cells of
+kubiesa-train (training and validation photos) are at 0.09 or less; on 40 generated hand-filled
+photos (`benchmarks/check.py`, seeds 20001-20040) no cell of notes in which the digit model
+reads a digit is over it."""
 
 OVER_EMPTY = 0.9
 """Least probability of nothing the cell-content model gives a cell read as pencil notes for it
 to be empty instead: a speck, a dash, a shadow's edge or the ghost of a rubbed-out digit, which
 the kinds model, from its hand-measured features, takes for small notes. On kubiesa-train
-(training and validation photos) the 372 candidate cells read as notes are at 0.03 or less, 17
-of the 19 empty cells read as notes at 0.9 or more (the two under it hold a light candidate
-the labels leave out); on generated photos (`benchmarks/candidates.py`, seeds 20001-20040 and
-30001-30040) the 465 notes cells read as notes are at 0.4 or less."""
+(training and validation photos) the 376 candidate cells read as notes are at 0.02 or less, 17
+of the 19 empty cells read as notes at 0.9 or more (of the two under it, 03_05_iphone_14_0 r8c4
+holds a light candidate the labels leave out); on generated photos
+(`benchmarks/candidates.py`, seeds 20001-20040 and 30001-30040) the 484 notes cells read as
+notes are at 0.03 or less."""
 
 GHOST = 0.995
 """Least probability of nothing the cell-content model gives a cell read as a handwritten entry,
 whose mark it saw (`content.is_marked`) and which is faint (GHOST_FAINT), for it to be the
 ghost of a rubbed-out entry, and so empty. Of the 8,808 real entries of kubiesa-train and
-wicht-v2-train's mixed/ photos that it saw, none is at 0.99 or more (the surest, 0.984); of the
-13 empty cells of kubiesa-train read as an entry, 5 are at 0.995 or more. Entries of a coloured
+wicht-v2-train's mixed/ photos that it saw, none is at 0.8 or more (the surest, 0.79); of the 9
+empty cells of kubiesa-train read as an entry, 6 are at 0.995 or more. Entries of a coloured
 pen the grey cells hardly show (five red ones on three of the mixed/ photos) are not seen by it
 at all, and stay the digit read."""
 
@@ -466,9 +467,9 @@ GHOST_FAINT = 0.15
 """Largest stroke darkness of a ghost's mark, as a share of the grid's (`content.ink_level`):
 a rubbed-out digit is faint. The model is also all but certain that some small entries written
 against the cell's line hold nothing: on generated photos (`benchmarks/handwriting.py --style
-cramped`, seeds 10001-10040) 17 entries at 0.995 or more, 16 of them at 0.15 to 0.58 of the
-grid's darkness (the 17th, at 0.147, misread anyway); the 5 ghosts of kubiesa-train are at 0.07
-to 0.14."""
+cramped`, seeds 10001-10040) 7 entries at 0.995 or more, 6 of them at 0.17 to 0.36 of the
+grid's darkness (the 7th, at 0.147, misread anyway); 5 of the 6 ghosts of kubiesa-train at 0.995
+or more are at 0.07 to 0.14, the sixth at 0.22."""
 
 ENTRY_POSSIBLE = 0.01
 """Least probability of handwriting the kinds model gives a cell (the digit model allowing it)

@@ -477,7 +477,7 @@ def run_cells_training(
     wicht: Path | None,
     out: Path,
     *,
-    epochs: int = 5,
+    epochs: int = 15,
     seed: int = 0,
     synthetic: int = 20_000,
     generated: int = 150,
