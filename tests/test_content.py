@@ -11,11 +11,14 @@ import numpy as np
 import pytest
 
 from sudoku_lens.cli import main
+from sudoku_lens.read import reader
 from sudoku_lens.read.content import (
     CANDIDATES,
     DIGIT,
     INPUT,
     NOTHING,
+    PencilledDigits,
+    candidate_certainty,
     candidate_digits,
     cell_input,
     is_marked,
@@ -26,7 +29,7 @@ from sudoku_lens.read.content import (
 )
 from sudoku_lens.read.digits import WORK, CellInk, DigitClassifier
 from sudoku_lens.read.kinds import NOTES, candidates_json
-from sudoku_lens.read.reader import read_photo
+from sudoku_lens.read.reader import read_grid_cells, read_photo
 from sudoku_lens.synth.handwriting import stroke_digit
 from sudoku_lens.synth.scene import synth_photo
 
@@ -63,6 +66,48 @@ def test_inks_are_turned_upright() -> None:
 def test_candidate_digits_are_those_likely_or_the_likeliest() -> None:
     assert candidate_digits(np.array([0.9, 0, 0, 0.6, 0, 0, 0, 0, 0.1])) == (1, 4)
     assert candidate_digits(np.array([0.1, 0.3, 0, 0, 0, 0, 0, 0, 0])) == (2,)
+
+
+def test_candidate_certainty_is_the_least_sure_of_the_digits_read_and_left_out() -> None:
+    assert candidate_certainty(np.array([0.9, 0, 0, 0.6, 0, 0, 0, 0, 0.1])) == pytest.approx(0.6)
+    assert candidate_certainty(np.array([0.95, 0, 0, 0.99, 0, 0, 0, 0, 0.3])) == pytest.approx(0.7)
+    assert candidate_certainty(np.array([0.2, 0, 0, 0, 0, 0, 0, 0, 0])) == pytest.approx(0.2)
+
+
+def outputs_of(digits: tuple[int, ...], sure: float) -> np.ndarray:
+    """(9,) candidate outputs that read `digits` at `sure`, the other digits at 1 - `sure`."""
+    chances = np.full(9, 1.0 - sure, np.float32)
+    chances[[d - 1 for d in digits]] = sure
+    return chances
+
+
+def test_marks_and_candidate_outputs_weighed_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the digit model is unsure of a mark, sure outputs are read; where both read the
+    same digits, the surer decides how sure; where they differ, the marks are read."""
+    _, cells = read_grid_cells(synth_photo(11, "easy", rotation=0, size=(1024, 768)).image)
+    marks = {
+        (0, 0): PencilledDigits(None, 0.3),
+        (0, 1): PencilledDigits((2, 8), 0.6),
+        (0, 2): PencilledDigits((1, 7), 0.85),
+        (0, 3): PencilledDigits(None, 0.3),
+    }
+    outputs = {
+        (0, 0): ((4, 5), 0.97),
+        (0, 1): ((2, 8), 0.95),
+        (0, 2): ((1,), 0.99),
+        (0, 3): ((3, 6), 0.7),
+    }
+    monkeypatch.setattr(reader, "pencilled_digits", lambda inks, _: list(marks.values()))
+    kinds = np.zeros((9, 9), np.uint8)
+    chances = np.zeros((9, 9, 9), np.float32)
+    for cell, (digits, sure) in outputs.items():
+        kinds[cell], chances[cell] = NOTES, outputs_of(digits, sure)
+    no_keypad = tuple(((),) * 9 for _ in range(9))
+    candidates, sureness = reader._read_candidates(
+        cells, chances, kinds, no_keypad, np.zeros((9, 9), np.float32)
+    )
+    assert candidates[0][:4] == ((4, 5), (2, 8), (1, 7), ())
+    np.testing.assert_allclose(sureness[0, :4], [0.97, 0.95, 0.85, 0.0], atol=1e-6)
 
 
 def pencil(image: np.ndarray, corners: np.ndarray, cell: tuple[int, int], digits: str) -> None:

@@ -130,6 +130,15 @@ def candidate_digits(probabilities: np.ndarray) -> tuple[int, ...]:
     return tuple(int(i) + 1 for i in chosen)
 
 
+def candidate_certainty(probabilities: np.ndarray) -> float:
+    """How sure the candidate outputs (9,) are of the digits `candidate_digits` reads from
+    them: the least of the chosen digits' probabilities and of the others' complements."""
+    probabilities = np.asarray(probabilities, np.float64)
+    chosen = np.zeros(9, bool)
+    chosen[[d - 1 for d in candidate_digits(probabilities)]] = True
+    return float(min(probabilities[chosen].min(), 1.0 - probabilities[~chosen].max(initial=0.0)))
+
+
 CELL_SPAN = slice(5, WORK - 5)
 """The cell itself in a WORK-pixel crop, and a pixel of its lines (candidates touch them)."""
 
