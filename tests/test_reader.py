@@ -147,3 +147,37 @@ def test_readings_compare_and_hash_by_identity() -> None:
     ):
         assert first == first and first != second  # no "truth value of an array" error
         assert len({first, second}) == 2
+
+
+def test_a_printed_solution_beside_the_puzzle_is_passed_over_for_the_puzzle() -> None:
+    """The search takes the grid that fills the page best, here the larger printed solution;
+    the reader reads the puzzle beside it instead, its corners in the page's pixels. A printed
+    solution alone, or beside a grid too bare to be a puzzle, is read as it is."""
+    from sudoku_lens.synth import render_grid
+    from sudoku_lens.synth.puzzles import random_puzzle
+
+    rng = np.random.default_rng(7)
+    puzzle, solution = random_puzzle(rng, None)
+    big = render_grid(solution, rng)
+    small = cv2.resize(render_grid(puzzle, rng), None, fx=0.7, fy=0.7)
+
+    def page_of(beside: np.ndarray) -> np.ndarray:
+        column = np.full((big.shape[0], beside.shape[1], 3), 245, np.uint8)
+        column[: beside.shape[0]] = beside
+        gap = np.full((big.shape[0], 60, 3), 245, np.uint8)
+        parts = np.hstack([big, gap, column])
+        return cv2.copyMakeBorder(parts, 80, 80, 80, 80, cv2.BORDER_CONSTANT, value=(245,) * 3)
+
+    page = page_of(small)
+    reading = read_image(page)
+    np.testing.assert_array_equal(reading.givens, puzzle)
+    assert reading.corners[:, 0].min() > 80 + big.shape[1]
+    assert reading.image is page
+
+    alone = read_image(
+        cv2.copyMakeBorder(big, 80, 80, 80, 80, cv2.BORDER_CONSTANT, value=(245,) * 3)
+    )
+    np.testing.assert_array_equal(alone.grid, solution)
+    bare = np.where(np.arange(81).reshape(9, 9) < 10, solution, 0).astype(np.uint8)
+    beside_bare = read_image(page_of(cv2.resize(render_grid(bare, rng), None, fx=0.7, fy=0.7)))
+    np.testing.assert_array_equal(beside_bare.grid, solution)

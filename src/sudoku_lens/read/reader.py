@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
+import cv2
 import numpy as np
 
 from sudoku_lens.errors import GridCutOffError, GridNotFoundError
@@ -56,6 +57,7 @@ from sudoku_lens.read.kinds import (
     kinds_text,
     read_cells,
 )
+from sudoku_lens.solve import count_solutions
 
 SURELY = np.eye(len(KIND_NAMES), dtype=np.float32)
 """Kind probabilities certain of one kind: row k for kind k (`KIND_NAMES`)."""
@@ -193,7 +195,7 @@ def read_photo(
     photo = load_photo(source, name=name)
     timings: dict[str, float] = {}
     location = _locate_photo(photo, start, timings, trace)
-    return _read_cells(photo, location, timings)
+    return puzzle_rather_than_solution(_read_cells(photo, location, timings), trace)
 
 
 def read_photo_cells(
@@ -307,7 +309,7 @@ def read_image(
     the photo again restored when no grid is found in it (`locate_grid`), as live mode does.
     Raises GridNotFoundError when no grid is seen.
     """
-    return _read(Photo(image_bgr), {}, trace, retry)
+    return puzzle_rather_than_solution(_read(Photo(image_bgr), {}, trace, retry), trace, retry)
 
 
 def _read(
@@ -319,6 +321,54 @@ def _read(
     """Read a photo's whole image, adding each stage's seconds and their total to `timings`."""
     location = locate_grid(photo.image, timings=timings, trace=trace, retry=retry)
     return _read_cells(photo, location, timings)
+
+
+SOLUTION_PRINT = 60
+"""Least count of digits read as print for a grid to be taken for a printed solution (the one
+printed beside the puzzle, or yesterday's) rather than a puzzle: the photos of the shared sets
+read at most 39 printed givens (hand-filled and printed newspaper photos) and 34 (puzzle-book
+photos), a solution 81."""
+
+
+LEAST_GIVENS = 17
+"""Least count of printed digits of a grid read for it to be a puzzle: no Sudoku with fewer
+givens has a single answer, and a crossword or a table read as a grid holds few digits."""
+
+
+def puzzle_rather_than_solution(
+    reading: Reading, trace: GridSearch | None = None, retry: bool = True
+) -> Reading:
+    """`reading`, or, where it is of a printed solution (SOLUTION_PRINT) and the photo holds
+    another grid read as a puzzle (LEAST_GIVENS printed digits or more, filled in or not, its
+    givens with a single answer), the reading of that grid, found by searching the photo again
+    with the grid found painted over in the paper's colour: the search takes the grid that
+    fills the photo best, which need not be the puzzle. The other grid's reading keeps the photo
+    read (its corners are in its pixels) and adds the second search's seconds to the timings;
+    `trace`, when given, is then filled in with that search."""
+    if np.count_nonzero(reading.kinds == PRINTED) < SOLUTION_PRINT or reading.location is None:
+        return reading
+    image = reading.image.copy()
+    corners = reading.location.corners
+    centre = corners.mean(axis=0)
+    sample = image[::8, ::8]
+    paper = np.median(sample.reshape(-1, sample.shape[2] if sample.ndim == 3 else 1), axis=0)
+    cv2.fillConvexPoly(
+        image, np.round(centre + 1.05 * (corners - centre)).astype(np.int32), paper.tolist()
+    )
+    timings: dict[str, float] = {}
+    search = GridSearch()
+    try:
+        other = _read(Photo(image), timings, search, retry)
+    except GridNotFoundError:
+        return reading
+    printed = np.count_nonzero(other.kinds == PRINTED)
+    if not LEAST_GIVENS <= printed < SOLUTION_PRINT or count_solutions(other.givens) != 1:
+        return reading
+    if trace is not None:
+        for part in fields(GridSearch):
+            setattr(trace, part.name, getattr(search, part.name))
+    spent = {stage: seconds + timings.get(stage, 0.0) for stage, seconds in reading.timings.items()}
+    return replace(other, photo=reading.photo, timings=spent)
 
 
 def read_grid_cells(
