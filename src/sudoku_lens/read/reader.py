@@ -2,7 +2,8 @@
 
 A grid whose digits are faint is read again with its contrast stretched; one whose digits the
 digit model is unsure of is restored (its motion blur or grain taken out, `read.grid.restore`)
-and read again.
+and read again. A grid read as a printed solution is passed over for another grid of the photo
+that reads as a puzzle (`puzzle_rather_than_solution`).
 
 `read_image` reads a decoded image; `read_photo` decodes a path or bytes first (`load_photo`): a
 large JPEG reduced as it is decoded, to the size the grid search works at, and the grid's region
