@@ -11,7 +11,8 @@ import pytest
 from conftest import truth_grid
 from sudoku_lens.errors import GridNotFoundError, ImageError
 from sudoku_lens.read import Reading, read_image, read_photo
-from sudoku_lens.read.reader import upright_corners
+from sudoku_lens.read.image_io import load_photo
+from sudoku_lens.read.reader import search_reduction, upright_corners
 from test_grid import PUZZLE, VIEWS, photograph
 
 
@@ -173,6 +174,12 @@ def test_a_printed_solution_beside_the_puzzle_is_passed_over_for_the_puzzle() ->
     np.testing.assert_array_equal(reading.givens, puzzle)
     assert reading.corners[:, 0].min() > 80 + big.shape[1]
     assert reading.image is page
+    twice = cv2.resize(page, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+    encoded = cv2.imencode(".jpg", twice, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
+    assert search_reduction(load_photo(encoded)) > 1
+    decoded = read_photo(encoded)  # decoded reduced, its corners in the whole photo's pixels
+    np.testing.assert_array_equal(decoded.givens, puzzle)
+    np.testing.assert_allclose(decoded.corners, 2 * reading.corners, atol=0.02 * small.shape[1])
 
     alone = read_image(
         cv2.copyMakeBorder(big, 80, 80, 80, 80, cv2.BORDER_CONSTANT, value=(245,) * 3)
