@@ -18,7 +18,7 @@ from sudoku_lens.errors import GridNotFoundError, ImageError, SudokuLensError
 from sudoku_lens.puzzle import format_grid, grid_from_line
 from sudoku_lens.read.kinds import HANDWRITTEN, PRINTED
 from sudoku_lens.solve import count_solutions
-from sudoku_lens.synth import place_in_scene, render_grid
+from sudoku_lens.synth import place_in_scene, render_grid, synth_photo
 from sudoku_lens.synth.handwriting import SyntheticFilledPhoto, synth_filled_photo
 
 MAGIC = {
@@ -332,6 +332,22 @@ def test_right_entries_exit_0_and_check_writes_its_default_picture(
     assert "handwritten entries checked are right" in printed
     assert "wrote the photo with the wrong entries marked" in printed
     assert (tmp_path / "filled-checked.png").is_file()
+
+
+def test_a_photo_of_a_completed_grid_says_so_and_draws_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A printed solution, or a grid the person has finished, has no answer to draw in."""
+    photo = tmp_path / "complete.png"
+    cv2.imwrite(str(photo), synth_photo(5, "easy", clues=81).image)
+    out = tmp_path / "complete-solved.png"
+
+    assert run_photo(parse([str(photo), "-o", str(out)])) == 0
+
+    printed = capsys.readouterr().out
+    assert "the grid is already complete, and right: no answer to draw" in printed
+    assert f"wrote the photo, with no answer to draw, to {out}" in printed
+    assert out.is_file()
 
 
 def test_givens_alone_without_one_answer_are_reported(

@@ -252,10 +252,15 @@ def _report(result: PhotoSolution, output: Path | None, debug: str | None) -> st
             lines.append(f"  r{r + 1}c{c + 1}: {change}")
     lines.extend(_entry_lines(result))
     lines.extend(_candidate_lines(result))
+    complete = result.solved and bool(result.reading.grid.all()) and not result.wrong_entries
+    if complete:
+        lines.append("the grid is already complete, and right: no answer to draw")
     lines.append(f"status: {result.status.value} ({result.seconds:.2f} s)")
     if output is not None:
         if not result.solved:
             what = "the photo with the grid found outlined"
+        elif complete:
+            what = "the photo, with no answer to draw,"
         elif result.check_only and not result.reading.entries.any():
             what = "the photo, with no handwritten entry to check,"
         elif result.check_only:
