@@ -139,7 +139,9 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.labelled is not None:
         cells_out = args.cells_out or args.out.with_name("cells.onnx")
-        reports |= run_cells_training(args.labelled, args.data, cells_out, seed=args.seed, log=log)
+        reports |= run_cells_training(
+            args.labelled, args.data, cells_out, seed=args.seed, font_dirs=args.fonts, log=log
+        )
     for kind, report in reports.items():
         print(f"{kind}:", *report.lines(), sep="\n")
     return 0

@@ -11,14 +11,17 @@ cell's own ink, cut and scaled as the reader does (`read.content.cell_input`). I
   pencil notes), read by the reader;
 - generated cells (`synthetic_cells`): candidates shaped as people pencil them (a pair or a
   triple at the top left, keypad places, a lone digit anywhere, ghosts of rubbed-out ones, pencil
-  grey or pen, a fifth to a third of the cell tall), full-size entries beside old small marks,
-  and empty cells with specks and line remnants.
+  grey or pen; a lone digit a fifth to a third of the cell tall, pairs and triples up to half),
+  full-size entries beside old small marks, printed digits from a third of the cell tall up
+  (upright or slanted, sharp or blurred), empty cells with specks and line remnants, and now and
+  then a neighbour's stroke poking in across the cell's side.
 A grid read the wrong way up (its digits unlike its labels) is left out. The report gives the
 model's accuracy on the cells of the folder's validation photos, never trained on.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -51,7 +54,8 @@ from sudoku_lens.read.image_io import load_image
 from sudoku_lens.read.kinds import NOTES
 from sudoku_lens.read.reader import read_grid_cells, read_photo_cells
 from sudoku_lens.synth.handwriting import PENS, elastic, stroke_digit, synth_filled_photo
-from sudoku_lens.train.fonts import find_handwriting_fonts
+from sudoku_lens.synth.render import glyph, has_digits, random_font
+from sudoku_lens.train.fonts import find_fonts, find_handwriting_fonts
 from sudoku_lens.train.model import export_onnx, one_cycle_adamw
 from sudoku_lens.train.photos import cut_cells, jitter_lattice, load_photos
 
@@ -243,7 +247,7 @@ def synthetic_candidates(rng: np.random.Generator) -> tuple[np.ndarray, tuple[in
     canvas = np.zeros((WORK, WORK), np.float32)
     count = int(rng.choice([1, 2, 3, 4], p=[0.25, 0.5, 0.2, 0.05]))
     digits = tuple(sorted(int(d) for d in rng.choice(np.arange(1, 10), count, replace=False)))
-    height = CELL * rng.uniform(0.2, 0.36)
+    height = CELL * rng.uniform(0.2, 0.36 if count == 1 else 0.5)
     value = rng.uniform(0.2, 0.9) if rng.random() < 0.8 else rng.uniform(0.7, 1.3)
     layout = rng.choice(["row", "keypad", "anywhere"], p=[0.55, 0.3, 0.15])
     glyphs = [_small_digit(d, height * rng.uniform(0.9, 1.1), rng) for d in digits]
@@ -288,6 +292,43 @@ def synthetic_entry(rng: np.random.Generator) -> np.ndarray:
     return canvas
 
 
+def _edge_fragment(canvas: np.ndarray, rng: np.random.Generator) -> None:
+    """A neighbour's stroke poking in across one side of the cell (a large entry overflowing
+    its own cell, or a cut a little off the lattice): part of a full-size digit, mostly outside."""
+    height = CELL * rng.uniform(0.5, 0.9)
+    mark = stroke_digit(
+        int(rng.integers(1, 10)), int(height), max(1.0, height * rng.uniform(0.05, 0.12)), rng
+    )
+    h, w = mark.shape
+    inside = rng.uniform(0.05, 0.3)
+    along = MARGIN + int(rng.uniform(-0.2, 0.8) * CELL)
+    side = int(rng.integers(4))
+    if side == 0:
+        x, y = MARGIN - w + int(inside * w), along
+    elif side == 1:
+        x, y = MARGIN + CELL - int(inside * w), along
+    elif side == 2:
+        x, y = along, MARGIN - h + int(inside * h)
+    else:
+        x, y = along, MARGIN + CELL - int(inside * h)
+    _stamp(canvas, mark, x, y, rng.uniform(0.3, 1.1))
+
+
+def synthetic_printed(rng: np.random.Generator, font_files: Sequence[str]) -> np.ndarray:
+    """(WORK, WORK) float32 ink of a printed digit near the cell's centre, in a Hershey face or
+    one of `font_files`, from small (a third of the cell tall) to large: a small printed given
+    is a digit, though no taller than a pair of pencilled candidates."""
+    canvas = np.zeros((WORK, WORK), np.float32)
+    font = random_font(rng, font_files)
+    if rng.random() < 0.3:
+        font = dataclasses.replace(font, slant=float(rng.uniform(0.12, 0.3)))
+    digit_glyph = glyph(font, int(rng.integers(1, 10)), int(CELL * rng.uniform(0.3, 0.75)))
+    x = int(WORK / 2 - digit_glyph.shape[1] / 2 + rng.normal(0, 0.04) * CELL)
+    y = int(WORK / 2 - digit_glyph.shape[0] / 2 + rng.normal(0, 0.04) * CELL)
+    _stamp(canvas, digit_glyph, x, y, rng.uniform(0.7, 1.3))
+    return canvas
+
+
 def synthetic_empty(rng: np.random.Generator) -> np.ndarray:
     """(WORK, WORK) float32 ink of an empty cell: specks, a rubbed-out mark, a line's remnant."""
     canvas = np.zeros((WORK, WORK), np.float32)
@@ -304,31 +345,40 @@ def synthetic_empty(rng: np.random.Generator) -> np.ndarray:
     return canvas
 
 
-SYNTHETIC_SHARES = (0.2, 0.25, 0.55)
-"""Shares of the generated cells that are empty, entries and candidates."""
+SYNTHETIC_SHARES = {"empty": 0.2, "entry": 0.15, "printed": 0.15, "candidates": 0.5}
+"""Shares of the generated cells by what they hold."""
+
+EDGE_FRAGMENTS = 0.25
+"""Share of the generated cells with a neighbour's stroke poking in (`_edge_fragment`)."""
 
 
-def synthetic_cells(count: int, seed: int) -> CellSet:
-    """`count` generated cells (SYNTHETIC_SHARES), blurred a little and speckled, as inputs."""
+def synthetic_cells(count: int, seed: int, printed_fonts: Sequence[str] = ()) -> CellSet:
+    """`count` generated cells (SYNTHETIC_SHARES; printed digits in Hershey faces and
+    `printed_fonts`), blurred a little and speckled, as inputs."""
     rng = np.random.default_rng(seed)
+    fonts = [str(path) for path in printed_fonts if has_digits(str(path))]
     level = 100.0
     inputs, content = [], []
     digits = np.zeros((count, 9), np.float32)
     known = np.zeros(count, bool)
-    kinds = rng.choice(3, count, p=SYNTHETIC_SHARES)
+    kinds = rng.choice(list(SYNTHETIC_SHARES), count, p=list(SYNTHETIC_SHARES.values()))
     for i, kind in enumerate(kinds):
-        if kind == CANDIDATES:
+        if kind == "candidates":
             ink, written = synthetic_candidates(rng)
             digits[i, [d - 1 for d in written]] = 1.0
             known[i] = True
-        elif kind == DIGIT:
+        elif kind == "entry":
             ink = synthetic_entry(rng)
+        elif kind == "printed":
+            ink = synthetic_printed(rng, fonts)
         else:
             ink = synthetic_empty(rng)
-        ink = cv2.GaussianBlur(ink, (0, 0), rng.uniform(0.3, 0.9))
+        if rng.random() < EDGE_FRAGMENTS:
+            _edge_fragment(ink, rng)
+        ink = cv2.GaussianBlur(ink, (0, 0), rng.uniform(0.3, 1.5 if kind == "printed" else 0.9))
         ink = np.clip(ink + rng.normal(0.0, 0.015, ink.shape), 0.0, None)
         inputs.append(cell_input(np.clip(ink * level, 0, 255).astype(np.uint8), level))
-        content.append(int(kind))
+        content.append({"candidates": CANDIDATES, "empty": NOTHING}.get(kind, DIGIT))
     return CellSet(np.stack(inputs), np.array(content, np.int64), digits, known)
 
 
@@ -479,16 +529,18 @@ def run_cells_training(
     *,
     epochs: int = 15,
     seed: int = 0,
-    synthetic: int = 20_000,
-    generated: int = 150,
+    synthetic: int = 22_000,
+    generated: int = 300,
+    font_dirs: Sequence[Path] | None = None,
     log: Log = print,
 ) -> dict[str, CellReport]:
     """Build the samples, train, export to `out` and report on the validation cells of the
-    cell-labelled folder `labelled`."""
+    cell-labelled folder `labelled`; the generated printed digits are drawn in Hershey faces
+    and the fonts under `font_dirs` (`find_fonts`; by default the system's)."""
     start = time.perf_counter()
     parts = [
         labelled_cells(labelled, "train", jitters=2, seed=seed, log=log),
-        synthetic_cells(synthetic, seed + 2),
+        synthetic_cells(synthetic, seed + 2, [str(p) for p in find_fonts(font_dirs)]),
     ]
     if wicht is not None:
         parts.append(wicht_cells(wicht, log=log))
