@@ -177,6 +177,26 @@ def test_content_model_training_exports_a_small_model(tmp_path: Path) -> None:
     assert report.cells == 81 and report.confusion.sum() == 81
 
 
+def test_generated_printed_digits_stand_in_the_middle_and_neighbours_strokes_at_the_side() -> None:
+    """The generated cells the model learns print from: a printed digit near the cell's centre,
+    a third of the cell tall or more; a neighbour's stroke pokes in across one side only."""
+    pytest.importorskip("torch", reason="torch is not installed: pip install 'sudoku-lens[train]'")
+    from sudoku_lens.read.grid.cells import CELL, MARGIN
+    from sudoku_lens.train.cells import _edge_fragment, synthetic_printed
+
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        ys, xs = np.nonzero(synthetic_printed(rng, ()) > 0.2)
+        assert 0.25 * CELL <= ys.max() - ys.min() + 1 <= 0.8 * CELL
+        assert abs((xs.min() + xs.max()) / 2 - WORK / 2) < 0.25 * CELL
+        assert abs((ys.min() + ys.max()) / 2 - WORK / 2) < 0.25 * CELL
+    middle = slice(MARGIN + int(0.35 * CELL), MARGIN + int(0.65 * CELL))
+    for _ in range(20):
+        canvas = np.zeros((WORK, WORK), np.float32)
+        _edge_fragment(canvas, rng)
+        assert canvas.any() and not canvas[middle, middle].any()
+
+
 def test_cells_only_needs_a_labelled_folder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
