@@ -54,7 +54,7 @@ from sudoku_lens.read.image_io import load_image
 from sudoku_lens.read.kinds import NOTES
 from sudoku_lens.read.reader import read_grid_cells, read_photo_cells
 from sudoku_lens.synth.handwriting import PENS, elastic, stroke_digit, synth_filled_photo
-from sudoku_lens.synth.render import glyph, has_digits, random_font
+from sudoku_lens.synth.render import glyph, random_font
 from sudoku_lens.train.fonts import find_fonts, find_handwriting_fonts
 from sudoku_lens.train.model import export_onnx, one_cycle_adamw
 from sudoku_lens.train.photos import cut_cells, jitter_lattice, load_photos
@@ -348,6 +348,9 @@ def synthetic_empty(rng: np.random.Generator) -> np.ndarray:
 SYNTHETIC_SHARES = {"empty": 0.2, "entry": 0.15, "printed": 0.15, "candidates": 0.5}
 """Shares of the generated cells by what they hold."""
 
+_CONTENT_OF = {"empty": NOTHING, "entry": DIGIT, "printed": DIGIT, "candidates": CANDIDATES}
+"""The CONTENT_NAMES index each kind of generated cell is labelled with."""
+
 EDGE_FRAGMENTS = 0.25
 """Share of the generated cells with a neighbour's stroke poking in (`_edge_fragment`)."""
 
@@ -356,7 +359,6 @@ def synthetic_cells(count: int, seed: int, printed_fonts: Sequence[str] = ()) ->
     """`count` generated cells (SYNTHETIC_SHARES; printed digits in Hershey faces and
     `printed_fonts`), blurred a little and speckled, as inputs."""
     rng = np.random.default_rng(seed)
-    fonts = [str(path) for path in printed_fonts if has_digits(str(path))]
     level = 100.0
     inputs, content = [], []
     digits = np.zeros((count, 9), np.float32)
@@ -370,7 +372,7 @@ def synthetic_cells(count: int, seed: int, printed_fonts: Sequence[str] = ()) ->
         elif kind == "entry":
             ink = synthetic_entry(rng)
         elif kind == "printed":
-            ink = synthetic_printed(rng, fonts)
+            ink = synthetic_printed(rng, printed_fonts)
         else:
             ink = synthetic_empty(rng)
         if rng.random() < EDGE_FRAGMENTS:
@@ -378,7 +380,7 @@ def synthetic_cells(count: int, seed: int, printed_fonts: Sequence[str] = ()) ->
         ink = cv2.GaussianBlur(ink, (0, 0), rng.uniform(0.3, 1.5 if kind == "printed" else 0.9))
         ink = np.clip(ink + rng.normal(0.0, 0.015, ink.shape), 0.0, None)
         inputs.append(cell_input(np.clip(ink * level, 0, 255).astype(np.uint8), level))
-        content.append({"candidates": CANDIDATES, "empty": NOTHING}.get(kind, DIGIT))
+        content.append(_CONTENT_OF[kind])
     return CellSet(np.stack(inputs), np.array(content, np.int64), digits, known)
 
 
