@@ -25,8 +25,9 @@ from hypothesis import settings
 
 from sudoku_lens.puzzle import grid_from_line
 from sudoku_lens.read.evaluate import read_dat
-from sudoku_lens.read.kinds import HANDWRITTEN, NOTES
+from sudoku_lens.read.kinds import HANDWRITTEN, NOTES, PRINTED
 from sudoku_lens.read.reader import Reading, read_image
+from sudoku_lens.solve import Status, solve
 from sudoku_lens.synth.handwriting import SyntheticFilledPhoto
 
 settings.register_profile("ci", derandomize=True)
@@ -113,6 +114,31 @@ def truth_reading(sample: SyntheticFilledPhoto, reading: Reading | None = None) 
         candidates=filled.candidates,
         candidate_sureness=np.ones((9, 9), np.float32),
     ).with_kinds(filled.kinds)
+
+
+def given_misread_to_another_answer(reading: Reading) -> tuple[Reading, np.ndarray]:
+    """`reading` with one printed digit read surely (0.99) as another digit that leaves the
+    givens one solution, another than theirs: of all such misreads, the one most of the
+    reading's entries disagree with. Returns the misread reading and its givens' solution."""
+    best: tuple[int, int, int, int, np.ndarray] | None = None
+    for r, c in np.argwhere(reading.kinds == PRINTED):
+        for digit in range(1, 10):
+            givens = reading.givens.copy()
+            givens[r, c] = digit
+            outcome = solve(givens)
+            if digit == reading.grid[r, c] or outcome.status is not Status.SOLVED:
+                continue
+            assert outcome.grid is not None
+            against = int(((reading.entries > 0) & (reading.entries != outcome.grid)).sum())
+            if best is None or against > best[0]:
+                best = (against, int(r), int(c), digit, outcome.grid)
+    assert best is not None, "no printed digit can be misread into another unique puzzle"
+    _, r, c, digit, solution = best
+    grid, probabilities = reading.grid.copy(), reading.probabilities.copy()
+    grid[r, c] = digit
+    probabilities[r, c] = 0.01 / 9
+    probabilities[r, c, digit] = 0.99
+    return dataclasses.replace(reading, grid=grid, probabilities=probabilities), solution
 
 
 def photo_read_as(

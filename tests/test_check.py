@@ -16,10 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import pen_digit, truth_reading
+from conftest import given_misread_to_another_answer, pen_digit, truth_reading
 from sudoku_lens import pipeline
 from sudoku_lens.pipeline import (
     DIGIT_CHANGES,
+    DOUBTED_FROM,
     ENTRY_SURE,
     RIGHT_FROM,
     UNSURE_BELOW,
@@ -401,6 +402,41 @@ def test_a_printed_only_reading_is_answered_as_before(sample: SyntheticFilledPho
     assert answer.status is fixed.status
     assert answer.corrected_cells == fixed.changed_cells
     assert answer.wrong_entries == answer.unsure_entries == []
+
+
+def test_entries_that_disagree_with_a_misread_given_in_numbers_are_unsure_never_wrong(
+    sample: SyntheticFilledPhoto, reading: Reading
+) -> None:
+    """A printed digit misread into another unique puzzle makes many right entries disagree
+    with its answer: they are unsure, and so are the candidates, and the givens doubted, also
+    when the page sends the givens read back; once the person corrects the given, the planted
+    mistakes are wrong again."""
+    assert not answer_reading(reading).givens_doubted
+    misread, other = given_misread_to_another_answer(reading)
+    disagree = {
+        (int(r), int(c)) for r, c in np.argwhere((reading.entries > 0) & (reading.entries != other))
+    }
+    assert len(disagree) >= DOUBTED_FROM
+    listed = [
+        (r, c)
+        for r, row in enumerate(reading.candidates)
+        for c, cell in enumerate(row)
+        if len(cell) > 1
+    ]
+    assert listed, "the photo has pencilled candidates to doubt too"
+
+    for answer in (answer_reading(misread), answer_reading(misread, grid=misread.givens)):
+        np.testing.assert_array_equal(answer.solution, other)
+        assert answer.givens_doubted
+        assert answer.wrong_entries == []
+        assert {entry.cell for entry in answer.unsure_entries} == disagree
+        assert all(entry.expected is None for entry in answer.unsure_entries)
+        assert answer.wrong_candidates == []
+        assert answer.unsure_candidates == listed
+
+    corrected = answer_reading(misread, grid=sample.photo.puzzle)
+    assert not corrected.givens_doubted
+    assert corrected.wrong_entries == expected_wrong(sample)
 
 
 def test_entries_given_by_the_caller_are_certain_unless_sent_as_read(

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from conftest import photo_read_as, truth_reading
+from conftest import given_misread_to_another_answer, photo_read_as, truth_reading
 from sudoku_lens import pipeline
 from sudoku_lens.cli.solve_photo import add_photo_arguments, looks_like_image, run_photo
 from sudoku_lens.errors import GridNotFoundError, ImageError, SudokuLensError
@@ -348,6 +348,49 @@ def test_a_photo_of_a_completed_grid_says_so_and_draws_nothing(
     assert "the grid is already complete, and right: no answer to draw" in printed
     assert f"wrote the photo, with no answer to draw, to {out}" in printed
     assert out.is_file()
+
+
+def test_entries_that_disagree_with_a_misread_given_in_numbers_doubt_the_givens(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    filled_sample: SyntheticFilledPhoto,
+) -> None:
+    """A given misread into another unique puzzle: `solve` calls none of the many entries that
+    disagree wrong, says why, doubts the givens and exits 1; `--json` and `hint` say the same."""
+    from sudoku_lens.cli import main
+    from sudoku_lens.read import reader
+
+    misread, other = given_misread_to_another_answer(truth_reading(filled_sample))
+    photo = photo_read_as(monkeypatch, filled_sample.photo.image, misread, tmp_path / "p.png")
+    monkeypatch.setattr(reader, "read_photo", pipeline.read_photo)  # as `hint` reads it
+    entries = misread.entries > 0
+    disagree = int((entries & (misread.entries != other)).sum())
+    why = (
+        "so many disagree with the solution of the givens as read that a given is more likely "
+        "misread than they are all wrong; check the givens"
+    )
+
+    assert run_photo(parse([str(photo), "-o", str(tmp_path / "out.png")])) == 1
+    captured = capsys.readouterr()
+    assert f"{disagree} of {int(entries.sum())} handwritten entries not checked: {why}" in (
+        captured.out
+    )
+    assert "should be" not in captured.out
+    assert captured.err == (
+        f"sudoku-lens: the givens read are in doubt (--debug DIR shows each reading stage) "
+        f"in {photo}\n"
+    )
+
+    assert run_photo(parse([str(photo), "--json"])) == 1
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["givens_doubted"] is True
+    assert summary["wrong_entries"] == [] and len(summary["unsure_entries"]) == disagree
+
+    assert main(["hint", str(photo), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["givens_doubted"] is True
+    assert "handwritten entries not checked at " in captured.err and why in captured.err
 
 
 def test_givens_alone_without_one_answer_are_reported(

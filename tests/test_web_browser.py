@@ -646,6 +646,35 @@ def test_handwritten_entries_are_shown_and_wrong_ones_marked(page, tmp_path, mon
     page.screenshot(path=str(SHOTS / "sudoku-lens-web-check-only.png"), full_page=True)
 
 
+def test_entries_disagreeing_with_a_misread_given_in_numbers_doubt_the_givens(
+    page, tmp_path, monkeypatch
+):
+    """A printed digit misread into another unique puzzle that many right entries disagree
+    with: the page calls none of them wrong, outlines them as unsure and asks to check the
+    printed digits; once the person corrects that digit, the planted mistakes are wrong."""
+    from conftest import given_misread_to_another_answer, truth_reading
+    from sudoku_lens.synth.handwriting import synth_filled_photo
+
+    sample = synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)
+    reading = truth_reading(sample)
+    misread, other = given_misread_to_another_answer(reading)
+    upload_read_as(page, sample, misread, tmp_path, monkeypatch)
+    disagree = [int(i) for i in np.flatnonzero((misread.entries > 0) & (misread.entries != other))]
+    expect(page.locator("#message")).to_contain_text(
+        f"{len(disagree)} of your entries disagree with the answer to the printed digits as read"
+    )
+    expect(page.locator("#message")).to_contain_text("check the printed digits against the photo")
+    classes = page.eval_on_selector_all("#grid input", "cells => cells.map(c => c.className)")
+    assert [i for i, c in enumerate(classes) if "unsure" in c.split()] == disagree
+    assert not any("wrong" in c.split() for c in classes)
+    page.screenshot(path=str(SHOTS / "sudoku-lens-web-givens-doubted.png"), full_page=True)
+
+    cell = int(np.flatnonzero(misread.grid != reading.grid)[0])
+    page.locator("#grid input").nth(cell).click()
+    page.keyboard.press(str(reading.grid.ravel()[cell]))
+    expect(page.locator("#message")).to_contain_text("3 of your entries are wrong")
+
+
 def test_an_entry_misread_but_checked_right_shows_its_right_digit(page, tmp_path, monkeypatch):
     """A right entry the reader took for another digit (the right one a runner-up, so the check
     calls it right) is shown as the solution's digit, not as an unmarked duplicate of the digit

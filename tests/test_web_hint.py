@@ -360,3 +360,38 @@ def test_rate(client) -> None:
         assert response.status_code == 422 and response.json()["error"]
     full = client.post("/api/rate", json={"puzzle": SOLUTION}).json()  # was 0.0, easy
     assert (full["rating"], full["level"], full["solved"], full["steps"]) == (None, None, True, 0)
+
+
+def test_a_misread_given_many_entries_disagree_with_doubts_the_givens(
+    client, filled, monkeypatch
+) -> None:
+    """A printed digit misread into another unique puzzle: the solve and the hint call none of
+    the entries that disagree wrong and say the givens are in doubt, also when the page sends
+    the givens read back; with the given corrected, the planted mistakes are wrong again."""
+    from conftest import given_misread_to_another_answer
+    from sudoku_lens import pipeline
+    from sudoku_lens.puzzle import format_line
+    from sudoku_lens.puzzle.text import cell_name
+    from sudoku_lens.read import reader
+
+    sample, reading = filled
+    misread, other = given_misread_to_another_answer(reading)
+    monkeypatch.setattr(reader, "read_photo", lambda source, **_: misread)
+    monkeypatch.setattr(pipeline, "read_photo", lambda source, **_: misread)
+    files = {"file": ("filled.png", cv2.imencode(".png", sample.photo.image)[1].tobytes())}
+    disagree = sorted(
+        cell_name(int(i))
+        for i in np.flatnonzero((misread.entries > 0) & (misread.entries != other))
+    )
+    for data in ({}, {"grid": format_line(misread.givens)}):
+        solved = client.post("/api/solve", files=files, data=data).json()
+        assert solved["givens_doubted"] is True and solved["wrong_entries"] == []
+        assert sorted(e["cell"] for e in solved["unsure_entries"]) == disagree
+        hint = client.post("/api/hint", files=files, data=data).json()
+        assert hint["givens_doubted"] is True and hint["wrong_entries"] == []
+    corrected = {"grid": format_line(sample.photo.puzzle)}
+    solved = client.post("/api/solve", files=files, data=corrected).json()
+    assert solved["givens_doubted"] is False
+    assert [e["cell"] for e in solved["wrong_entries"]] == [
+        cell_name(int(i)) for i in np.flatnonzero(sample.filled.mistakes)
+    ]

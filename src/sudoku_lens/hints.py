@@ -73,6 +73,9 @@ class PhotoHint:
     """Cells whose pencilled candidates leave out the answer, as `solve_photo` finds them."""
     unsure_candidates: list[tuple[int, int]] = field(default_factory=list)
     """(row, col) cells of two or more candidates read too unsure to be checked."""
+    givens_doubted: bool = False
+    """True when so many entries disagree with the solution that a given is more likely
+    misread than they are all wrong; they are then unsure (see `Answer.givens_doubted`)."""
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds: "read", "repair", "hint", "draw", "total"."""
 
@@ -114,10 +117,11 @@ class PhotoHint:
     def photo_json(self) -> dict[str, list[Any]]:
         """What a photo's hint adds to its step's JSON, in `hint PHOTO --json` and `POST
         /api/hint` alike: `corrected_cells` (the cells the repair changed, named "r3c4" as
-        `solve --json` names them) and `checked_json`'s entries."""
+        `solve --json` names them), `checked_json`'s entries and `givens_doubted`."""
         return {
             "corrected_cells": cell_names(self.corrected_cells),
             **self.checked_json(),
+            "givens_doubted": self.givens_doubted,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -223,5 +227,6 @@ def hint_photo(
         entries=answer.entries,
         wrong_candidates=answer.wrong_candidates,
         unsure_candidates=answer.unsure_candidates,
+        givens_doubted=answer.givens_doubted,
         timings=timings,
     )

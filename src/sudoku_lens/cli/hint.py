@@ -17,7 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from sudoku_lens.cli.jobs import where
 from sudoku_lens.cli.solve import read_stdin, read_text, refuse_prose
-from sudoku_lens.cli.solve_photo import DEBUG_POINTER, check_writable, looks_like_image
+from sudoku_lens.cli.solve_photo import (
+    DEBUG_POINTER,
+    GIVENS_DOUBTED,
+    check_writable,
+    looks_like_image,
+)
 from sudoku_lens.errors import PuzzleFormatError
 
 if TYPE_CHECKING:
@@ -133,8 +138,11 @@ def run(args: argparse.Namespace) -> int:
             ),
             (
                 found.unsure_entries,
-                "handwritten entries too unclear to check",
-                f"{marked}the hint uses them only where they agree with the answer",
+                "handwritten entries not checked"
+                if found.givens_doubted
+                else "handwritten entries too unclear to check",
+                f"{marked}{f'{GIVENS_DOUBTED}; ' if found.givens_doubted else ''}"
+                "the hint uses them only where they agree with the answer",
             ),
         )
         for entries, what, why in notes:

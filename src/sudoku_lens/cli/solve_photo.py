@@ -24,6 +24,13 @@ if TYPE_CHECKING:
 DEBUG_POINTER = "--debug DIR shows each reading stage"
 """Where an unsolved photo's message points for a look at each reading stage."""
 
+GIVENS_DOUBTED = (
+    "so many disagree with the solution of the givens as read that a given is more likely "
+    "misread than they are all wrong; check the givens"
+)
+"""Why the entries of a photo whose givens are in doubt (`PhotoSolution.givens_doubted`) are
+not checked, in `solve` and `hint` alike."""
+
 
 def looks_like_image(path: str | os.PathLike[str]) -> bool:
     """True when `path` names an image file: by its first bytes, or by its name ending.
@@ -126,6 +133,9 @@ def run_photo(args: argparse.Namespace, data: bytes | None = None) -> int:
         mistakes.append(
             f"{count} cell{' has' if count == 1 else 's have'} candidates that leave out the answer"
         )
+    if result.givens_doubted:
+        pointer = "" if args.debug else f" ({DEBUG_POINTER})"
+        mistakes.append(f"the givens read are in doubt{pointer}")
     if mistakes:
         print(f"sudoku-lens: {' and '.join(mistakes)} in {shown}", file=sys.stderr)
         return 1
@@ -168,6 +178,12 @@ def _entry_lines(result: PhotoSolution) -> list[str]:
     entries = int(result.reading.entries.astype(bool).sum())
     if not entries:
         return []
+    if result.solved and result.givens_doubted:
+        count = len(result.unsure_entries)
+        lines = [f"{count} of {entries} handwritten entries not checked: {GIVENS_DOUBTED}"]
+        return lines + [
+            f"  {entry.name}: read as {entry.written}" for entry in result.unsure_entries
+        ]
     if not result.solved:
         lines = [f"{entries} handwritten entries not checked: the givens have no single answer"]
     elif result.wrong_entries:
@@ -203,7 +219,8 @@ def _candidate_lines(result: PhotoSolution) -> list[str]:
     left = f"; {unsure} read too unsure to check" if unsure else ""
     if not result.wrong_candidates:
         if not checked:
-            return [f"{unsure} cells of candidates read too unsure to check"]
+            cells = "cell" if unsure == 1 else "cells"
+            return [f"{unsure} {cells} of candidates read too unsure to check"]
         return [f"all {checked} cells of candidates checked hold the answer{left}"]
     count = len(result.wrong_candidates)
     lines = [f"{count} of {checked} cells of candidates leave out the answer{left}:"]

@@ -196,6 +196,10 @@ class SolveResult(BaseModel):
     unsure_entries: list[UnsureEntry] = Field(
         description="handwritten entries read too unclearly to check (never called wrong)"
     )
+    givens_doubted: bool = Field(
+        description="true when so many entries disagree with the solution that a given is more "
+        "likely misread than they are all wrong: they are then in unsure_entries"
+    )
     wrong_candidates: list[WrongCandidates | CheckedCandidates] = Field(
         description="cells whose two or more candidates leave out the answer (`expected` absent "
         "when check_only)"

@@ -604,7 +604,15 @@ function showResult(body, fresh) {
   const wrongNotes = editor.wrongCandidates.size;
   const unsureNotes = editor.unsureCandidates.size;
   const notesText = wrongNotes ? candidatesText(wrongNotes) : "";
-  if (wrong) {
+  if (body.givens_doubted) {
+    showMessage(
+      "warn",
+      `${unsure} of your entries disagree with the answer to the printed digits as read.`,
+      "So many that a printed digit is more likely misread than they are all wrong: " +
+        "check the printed digits against the photo and correct them in the grid. " +
+        "The entries are outlined in orange.",
+    );
+  } else if (wrong) {
     const detail = hiding
       ? "They are ringed in red in the photo and struck through in the grid."
       : "They are ringed in red in the photo, with the right digit beside them.";
