@@ -90,6 +90,9 @@ def records_of(path: Path) -> list[dict]:
             row["line"] = None if row["line"] is None else int(row["line"])
             row["seconds"] = float(row["seconds"])
             row["rating"] = None if row["rating"] is None else float(row["rating"])
+            row["givens_doubted"] = (
+                None if row["givens_doubted"] is None else row["givens_doubted"] == "True"
+            )
             if row["kind"] == "photo" and row["status"] != "error":  # checked: "" when none
                 for key in (
                     "wrong_entries",
@@ -1001,3 +1004,27 @@ def test_a_photo_whose_candidates_leave_out_the_answer_or_are_unsure_is_recorded
     record = batch_work._photo_record(batch_work.PhotoUnit(str(photo), str(photo)), False)
     assert record.unsure_candidates == f"r{r + 1}c{c + 1}"
     assert record.wrong_candidates == " ".join(planted[1:])
+
+
+def test_a_photo_whose_givens_are_doubted_is_recorded_so(tmp_path: Path, monkeypatch) -> None:
+    """A printed digit misread into another unique puzzle that many entries disagree with: the
+    record says the givens are doubted and names the entries unsure, none wrong."""
+    from conftest import given_misread_to_another_answer, truth_reading
+    from sudoku_lens import pipeline
+    from sudoku_lens.batch import work as batch_work
+    from sudoku_lens.puzzle.text import cell_name
+    from sudoku_lens.synth.handwriting import synth_filled_photo
+
+    sample = synth_filled_photo(3, "easy", mistakes=3, pen="ballpoint-blue", rotation=0)
+    reading = truth_reading(sample)
+    photo = tmp_path / "filled.png"
+    cv2.imwrite(str(photo), sample.photo.image)
+    unit = batch_work.PhotoUnit(str(photo), str(photo))
+    monkeypatch.setattr(pipeline, "read_photo", lambda source, **_: reading)
+    assert batch_work._photo_record(unit, False).givens_doubted is False
+    misread, other = given_misread_to_another_answer(reading)
+    monkeypatch.setattr(pipeline, "read_photo", lambda source, **_: misread)
+    record = batch_work._photo_record(unit, False)
+    assert record.givens_doubted is True and record.wrong_entries == ""
+    disagree = np.flatnonzero((misread.entries > 0) & (misread.entries != other))
+    assert record.unsure_entries == " ".join(cell_name(int(i)) for i in disagree)

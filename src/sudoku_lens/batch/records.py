@@ -47,7 +47,8 @@ class Record:
     `unsure_entries`, cell names separated by spaces ("r3c4 r5c1"; empty when there is none),
     `wrong_candidates`, the cells whose pencilled candidates leave out the answer, and
     `unsure_candidates`, those of two or more candidates read too unsure to check, named the
-    same way.
+    same way, and `givens_doubted`, true when so many entries disagree with the solution that a
+    given is more likely misread (they are then all unsure).
     `rating` and `level` (Sudoku Explainer scale and its word) come from the logical solver when
     the batch is run with rating on (None for a puzzle the techniques cannot finish or a grid
     already full). `status` is solved, no solution, several solutions or
@@ -68,6 +69,7 @@ class Record:
     unsure_entries: str | None = None
     wrong_candidates: str | None = None
     unsure_candidates: str | None = None
+    givens_doubted: bool | None = None
     rating: float | None = None
     level: str | None = None
     seconds: float
@@ -168,7 +170,7 @@ def _encode_solved(block: SolvedPuzzles, encoding: str) -> bytes:
             ', "kind": "puzzle", "grid": "',
             '", "read": null, "kinds": null, "givens": null, "solution": "',
             '", "status": "solved", "wrong_entries": null, "unsure_entries": null, '
-            '"wrong_candidates": null, "unsure_candidates": null, '
+            '"wrong_candidates": null, "unsure_candidates": null, "givens_doubted": null, '
             '"rating": null, "level": null, "seconds": ',
             ', "error": null}\n',
         )
@@ -176,7 +178,7 @@ def _encode_solved(block: SolvedPuzzles, encoding: str) -> bytes:
         buffer = io.StringIO()
         csv.writer(buffer, lineterminator=CSV_END).writerow([block.source])
         head = buffer.getvalue().removesuffix(CSV_END) + ","
-        parts = (head, ",puzzle,", ",,,,", ",solved,,,,,,,", f",{CSV_END}")
+        parts = (head, ",puzzle,", ",,,,", ",solved,,,,,,,,", f",{CSV_END}")
     return _core.encode_rows(
         block.puzzles,
         block.solutions,
@@ -206,6 +208,7 @@ def arrow_schema() -> Any:
             ("unsure_entries", text),
             ("wrong_candidates", text),
             ("unsure_candidates", text),
+            ("givens_doubted", pa.bool_()),
             ("rating", pa.float64()),
             ("level", text),
             ("seconds", pa.float64()),
@@ -245,6 +248,7 @@ def arrow_table(block: Block) -> Any:
         "unsure_entries": pa.nulls(count, text),
         "wrong_candidates": pa.nulls(count, text),
         "unsure_candidates": pa.nulls(count, text),
+        "givens_doubted": pa.nulls(count, pa.bool_()),
         "rating": pa.nulls(count, pa.float64()),
         "level": pa.nulls(count, text),
         "seconds": pa.array(np.frombuffer(block.seconds, np.float64).round(7)),

@@ -257,6 +257,7 @@ def _photo_record(unit: PhotoUnit, rated: bool) -> Record:
         unsure_entries=" ".join(entry.name for entry in result.unsure_entries),
         wrong_candidates=" ".join(checked.name for checked in result.wrong_candidates),
         unsure_candidates=" ".join(cell_names(result.unsure_candidates)),
+        givens_doubted=result.givens_doubted,
         rating=rating,
         level=level,
         seconds=round(result.seconds + rating_seconds, 4),

@@ -29,8 +29,8 @@ def add_parser(subparsers: Any) -> None:
         help="read and solve many photos and puzzle files, on every core or a Dask cluster",
         description="Solve every photo and puzzle in INPUT... and write one record per item "
         "to RESULTS, in input order: source, line, kind, grid, read, kinds, givens, solution, "
-        "status, wrong_entries, unsure_entries, wrong_candidates, unsure_candidates, rating, "
-        "level, seconds, error. "
+        "status, wrong_entries, unsure_entries, wrong_candidates, unsure_candidates, "
+        "givens_doubted, rating, level, seconds, error. "
         "An INPUT is a "
         "photo, a folder (searched recursively for image files), a glob pattern (quote it), a "
         "text file listing paths, or a puzzle file (one puzzle per line, or 9-row grids). A bad "
