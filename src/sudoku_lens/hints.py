@@ -114,7 +114,7 @@ class PhotoHint:
         checked["unsure_candidates"] = cell_names(self.unsure_candidates)
         return checked
 
-    def photo_json(self) -> dict[str, list[Any]]:
+    def photo_json(self) -> dict[str, Any]:
         """What a photo's hint adds to its step's JSON, in `hint PHOTO --json` and `POST
         /api/hint` alike: `corrected_cells` (the cells the repair changed, named "r3c4" as
         `solve --json` names them), `checked_json`'s entries and `givens_doubted`."""
