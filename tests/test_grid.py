@@ -422,3 +422,32 @@ def test_a_completed_grid_of_thin_rules_on_a_curved_blurred_page_is_read(seed: i
     photo = place_in_scene(grid, rng, CURVED_BLURRED, puzzle=solution, solution=solution)
     reading = read_photo(photo.image)
     np.testing.assert_array_equal(reading.grid, solution)
+
+
+@pytest.mark.parametrize(("seed", "larger"), [(11, 1.0), (12, 1.0), (13, 1.4), (19, 1.4)])
+def test_a_puzzle_printed_beside_its_solution_is_the_grid_read(seed: int, larger: float) -> None:
+    """A page printing a solution beside its puzzle, the solution as large or larger (up to the
+    size at which the puzzle covers half its area), on either side: the puzzle is the grid read
+    and solved, not the complete solution, also where the kinds model takes a third of the
+    solution's print for handwriting (seeds 12, 13 and 19)."""
+    from sudoku_lens.pipeline import solve_photo
+
+    rng = np.random.default_rng(seed)
+    puzzle, solution = random_puzzle(rng)
+    problem = render_grid(puzzle, rng)
+    answer = cv2.resize(render_grid(solution, rng), None, fx=larger, fy=larger)
+    height = max(answer.shape[0], problem.shape[0])
+    problem, answer = (
+        cv2.copyMakeBorder(part, 0, height - len(part), 0, 0, cv2.BORDER_CONSTANT, value=(245,) * 3)
+        for part in (problem, answer)
+    )
+    gap = np.full((height, 60, 3), 245, np.uint8)
+    parts = [answer, gap, problem] if seed % 2 else [problem, gap, answer]
+    page = cv2.copyMakeBorder(
+        np.hstack(parts), 80, 80, 80, 80, cv2.BORDER_CONSTANT, value=(245,) * 3
+    )
+    result = solve_photo(page)
+    np.testing.assert_array_equal(result.grid, puzzle)
+    np.testing.assert_array_equal(result.solution, solution)
+    middle = result.reading.corners[:, 0].mean()
+    assert (middle > page.shape[1] / 2) == bool(seed % 2), "the puzzle's side of the page"
