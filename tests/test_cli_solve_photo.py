@@ -391,6 +391,16 @@ def test_entries_that_disagree_with_a_misread_given_in_numbers_doubt_the_givens(
     captured = capsys.readouterr()
     assert json.loads(captured.out)["givens_doubted"] is True
     assert "handwritten entries not checked at " in captured.err and why in captured.err
+    captions: list[str] = []
+    monkeypatch.setattr(
+        "sudoku_lens.draw.hint.add_caption", lambda image, text: captions.append(text) or image
+    )
+    assert main(["hint", str(photo), "-o", str(tmp_path / "hint.png")]) == 0
+    capsys.readouterr()
+    assert (
+        "Entries not checked, ringed in orange (so many disagree with the givens as read"
+        in (captions[0])
+    )
 
 
 def test_givens_alone_without_one_answer_are_reported(

@@ -201,7 +201,14 @@ def _write(
         written = found.entries.reshape(-1)
         for cells, what, under in (
             (found.wrong_entries, "Wrong entries, ringed in red", "is wrong"),
-            (found.unsure_entries, "Entries too unclear to check, ringed in orange", "is unclear"),
+            (
+                found.unsure_entries,
+                "Entries not checked, ringed in orange (so many disagree with the givens as read "
+                "that a given is more likely misread)"
+                if found.givens_doubted
+                else "Entries too unclear to check, ringed in orange",
+                "is not checked" if found.givens_doubted else "is unclear",
+            ),
         ):
             ringed = [cell_name(cell) for cell in cells if cell not in covered]
             if ringed:
