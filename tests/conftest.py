@@ -122,11 +122,11 @@ def given_misread_to_another_answer(reading: Reading) -> tuple[Reading, np.ndarr
     reading's entries disagree with. Returns the misread reading and its givens' solution."""
     best: tuple[int, int, int, int, np.ndarray] | None = None
     for r, c in np.argwhere(reading.kinds == PRINTED):
-        for digit in range(1, 10):
+        for digit in (d for d in range(1, 10) if d != reading.grid[r, c]):
             givens = reading.givens.copy()
             givens[r, c] = digit
             outcome = solve(givens)
-            if digit == reading.grid[r, c] or outcome.status is not Status.SOLVED:
+            if outcome.status is not Status.SOLVED:
                 continue
             assert outcome.grid is not None
             against = int(((reading.entries > 0) & (reading.entries != outcome.grid)).sum())
