@@ -328,9 +328,10 @@ SOLUTION_PRINT = 45
 """Least count of digits read as print for a grid to be taken for a printed solution (the one
 printed beside the puzzle, or yesterday's) rather than a puzzle: the photos of the shared sets
 read at most 39 printed givens (hand-filled and printed newspaper photos) and 34 (puzzle-book
-photos). A solution holds 81 printed digits, but the kinds model, weighing a grid's digits as
-two groups, takes some of a solution's for handwriting: 60 generated printed solutions alone on
-a page (`render_grid`, seeds 1-60) read 40 to 81 as print (median 70), 58 of them 45 or more."""
+photos). A solution holds 81 printed digits, but the kinds model takes some of a solution's for
+handwriting, cell by cell already (a grid full of digits is unlike the puzzles it learnt from):
+60 generated printed solutions alone on a page (`render_grid`, seeds 1-60) read 40 to 81 as
+print (median 70), 58 of them 45 or more."""
 
 
 LEAST_GIVENS = 17
