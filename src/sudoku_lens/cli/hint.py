@@ -130,6 +130,11 @@ def run(args: argparse.Namespace) -> int:
             cells = ", ".join(f"r{r + 1}c{c + 1}" for r, c in found.corrected_cells)
             print(f"sudoku-lens: corrected misread digits at {cells}", file=sys.stderr)
         marked = "marked in the picture; " if output is not None else ""
+        unsure, why_unsure = (
+            ("handwritten entries not checked", f"{marked}{GIVENS_DOUBTED}; ")
+            if found.givens_doubted
+            else ("handwritten entries too unclear to check", marked)
+        )
         notes = (
             (
                 found.wrong_entries,
@@ -138,11 +143,8 @@ def run(args: argparse.Namespace) -> int:
             ),
             (
                 found.unsure_entries,
-                "handwritten entries not checked"
-                if found.givens_doubted
-                else "handwritten entries too unclear to check",
-                f"{marked}{f'{GIVENS_DOUBTED}; ' if found.givens_doubted else ''}"
-                "the hint uses them only where they agree with the answer",
+                unsure,
+                f"{why_unsure}the hint uses them only where they agree with the answer",
             ),
         )
         for entries, what, why in notes:

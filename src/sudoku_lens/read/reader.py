@@ -520,9 +520,8 @@ ghost of a rubbed-out entry, and so empty. Of the 7,643 digits of kubiesa-train'
 wicht-v2-train's mixed/ training photos that it is shown and saw, none is at 0.25 or more; of
 the 8 empty cells of kubiesa-train's training photos the digit and kinds models read as a
 digit, 6 are at 0.98 or more (3 at 0.995), and the ghost of its validation photos at 0.999.
-Entries of a coloured
-pen the grey cells hardly show (five red ones on three of the mixed/ photos) are not seen by it
-at all, and stay the digit read."""
+Entries of a coloured pen the grey cells hardly show (five red ones on three of the mixed/
+photos) are not seen by it at all, and stay the digit read."""
 
 GHOST_FAINT = 0.15
 """Largest stroke darkness of a ghost's mark, as a share of the grid's (`content.ink_level`):
